@@ -1,0 +1,80 @@
+/// Identity of the engine and model that produced words, for reports and reproducibility.
+public struct EngineIdentity: Codable, Sendable, Equatable, Hashable {
+    public var engine: String
+    public var tier: Tier
+    public var model: String
+    public var modelSHA256: String?
+
+    public init(engine: String, tier: Tier, model: String, modelSHA256: String? = nil) {
+        self.engine = engine
+        self.tier = tier
+        self.model = model
+        self.modelSHA256 = modelSHA256
+    }
+}
+
+/// File-level quality flag: derived from the words that were actually produced.
+public enum TranscriptTier: String, Codable, Sendable {
+    case modern, basic, mixed, empty
+}
+
+/// A span of audio and what became of it when it was recognised.
+public struct ChunkRecord: Codable, Sendable, Equatable {
+    public enum Outcome: String, Codable, Sendable {
+        case recognised, silence, failed, notCaught
+    }
+    public var start: Double
+    public var end: Double
+    public var outcome: Outcome
+    public var tier: Tier?
+    public var engine: String?
+    public var error: String?
+
+    public init(start: Double, end: Double, outcome: Outcome, tier: Tier? = nil, engine: String? = nil, error: String? = nil) {
+        self.start = start
+        self.end = end
+        self.outcome = outcome
+        self.tier = tier
+        self.engine = engine
+        self.error = error
+    }
+}
+
+/// The words of one audio stream plus where they came from.
+public struct Transcript: Codable, Sendable, Equatable {
+    public var language: String
+    public var words: [Word]
+    public var engines: [EngineIdentity]
+    public var chunks: [ChunkRecord]
+    public var duration: Double
+
+    public init(language: String, words: [Word], engines: [EngineIdentity] = [], chunks: [ChunkRecord] = [], duration: Double) {
+        self.language = language
+        self.words = words
+        self.engines = engines
+        self.chunks = chunks
+        self.duration = duration
+    }
+
+    /// Seconds of speech (word time) per tier.
+    public var speechSeconds: [Tier: Double] {
+        words.reduce(into: [:]) { $0[$1.tier, default: 0] += max(0, $1.duration) }
+    }
+
+    /// Share of speech time recognised by the basic tier, 0...1.
+    public var basicShare: Double {
+        let seconds = speechSeconds
+        let total = seconds.values.reduce(0, +)
+        return total > 0 ? (seconds[.basic] ?? 0) / total : 0
+    }
+
+    public var tier: TranscriptTier {
+        let tiers = Set(words.map(\.tier))
+        switch (tiers.contains(.modern), tiers.contains(.basic)) {
+        case (true, true): return .mixed
+        case (true, false): return .modern
+        case (false, true): return .basic
+        case (false, false): return .empty
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Testing
+@testable import CapforgeCore
+
+@Suite struct TranscriptTests {
+    func word(_ text: String, _ start: Double, _ end: Double, _ tier: Tier) -> Word {
+        Word(text: text, start: start, end: end, confidence: 0.9, tier: tier, engine: tier == .modern ? "whisper" : "pocketsphinx")
+    }
+
+    @Test func tierReflectsWordsActuallyProduced() {
+        var t = Transcript(language: "en", words: [], duration: 10)
+        #expect(t.tier == .empty)
+        t.words = [word("a", 0, 1, .modern)]
+        #expect(t.tier == .modern)
+        #expect(t.basicShare == 0)
+        t.words.append(word("b", 1, 4, .basic))
+        #expect(t.tier == .mixed)
+        #expect(abs(t.basicShare - 0.75) < 1e-9)
+        t.words.removeFirst()
+        #expect(t.tier == .basic)
+    }
+
+    @Test func audioSliceKeepsTimeline() {
+        let audio = MonoAudio(samples: (0..<32_000).map { Float($0) }, startTime: 1)
+        let s = audio.slice(from: 1.5, to: 2.0)
+        #expect(s.samples.count == 8_000)
+        #expect(s.samples.first == 8_000)
+        #expect(abs(s.startTime - 1.5) < 1e-9)
+        #expect(audio.slice(from: 10, to: 12).samples.isEmpty)
+    }
+
+    @Test func cancellationPropagatesToChildren() {
+        let parent = Cancellation()
+        let child = parent.child(deadline: nil)
+        #expect(child.reason == nil)
+        parent.cancel()
+        #expect(child.reason == .cancelled)
+        let expired = Cancellation(deadline: .distantPast)
+        #expect(expired.reason == .deadline)
+    }
+}
