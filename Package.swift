@@ -1,6 +1,16 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+import Foundation
+
+// Where Scripts/setup unpacks the engine libraries shipped in PyPI wheels. pkg-config cannot
+// carry an rpath through SwiftPM, so the root package passes it to the linker itself.
+let depsLib = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(".deps/lib").path
+let engineLinkerSettings: [LinkerSetting] = ["whisper", "vosk"].flatMap { name -> [LinkerSetting] in
+    let dir = "\(depsLib)/\(name)"
+    return [.unsafeFlags(["-L\(dir)", "-Xlinker", "-rpath", "-Xlinker", dir])]
+}
+
 let package = Package(
     name: "Capforge",
     platforms: [.macOS(.v13)],
@@ -19,17 +29,26 @@ let package = Package(
             name: "CPocketSphinx", path: "Sources/CPocketSphinx", pkgConfig: "pocketsphinx",
             providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev"])]),
 
+        // Engines from PyPI wheels ship no header: the project writes its own for the subset it
+        // calls, and links by rpath to where Scripts/setup unpacked the libraries.
+        .systemLibrary(name: "CWhisper", path: "Sources/CWhisper"),
+        .systemLibrary(name: "CVosk", path: "Sources/CVosk"),
+
         // Plain value types shared by every layer.
         .target(name: "CapforgeCore"),
 
         .target(name: "Media", dependencies: ["CapforgeCore", "CFFmpeg"]),
         .target(name: "Captions", dependencies: ["CapforgeCore"]),
-        .target(name: "Speech", dependencies: ["CapforgeCore"]),
+        .target(
+            name: "Speech", dependencies: ["CapforgeCore", "CPocketSphinx", "CWhisper", "CVosk"],
+            linkerSettings: engineLinkerSettings),
         .target(name: "Batch", dependencies: ["CapforgeCore", "Media", "Speech", "Captions"]),
         .executableTarget(name: "capforge", dependencies: ["CapforgeCore", "Media", "Speech", "Captions", "Batch"]),
 
         .testTarget(name: "CapforgeCoreTests", dependencies: ["CapforgeCore"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "CapforgeCore"]),
+        .testTarget(name: "CaptionsTests", dependencies: ["Captions", "CapforgeCore", "CLibass"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "CapforgeCore", "CWhisper"]),
     ],
     swiftLanguageModes: [.v6]
 )

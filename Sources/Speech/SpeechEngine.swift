@@ -1,0 +1,39 @@
+import CapforgeCore
+
+/// A recogniser of one tier. What varies by machine (installed models, library presence)
+/// is given to the engine when it is made, so tests can build any world they need.
+///
+/// Contract: `transcribe` throws when recognition *failed*; an empty result means *no speech*.
+public protocol SpeechEngine: AnyObject, Sendable {
+    var identity: EngineIdentity { get }
+    /// Languages this engine can recognise with what is installed here, as ISO 639-1 codes
+    /// (e.g. "en", "ko"); "*" never appears: an engine lists what it really supports.
+    var supportedLanguages: Set<String> { get }
+    /// Recognise `audio` (16 kHz mono, on the file's timeline) in `language` (ISO 639-1).
+    /// Word times are on the file's timeline too. Stops with `SpeechError.cancelled` or
+    /// `.timedOut` when `cancellation` fires.
+    func transcribe(_ audio: MonoAudio, language: String, cancellation: Cancellation) throws -> [Word]
+}
+
+public enum SpeechError: Error, CustomStringConvertible, Equatable {
+    case cancelled
+    case timedOut(seconds: Double)
+    case libraryMissing(name: String, hint: String)
+    case modelMissing(path: String, hint: String)
+    case modelInvalid(path: String, reason: String)
+    case unsupportedLanguage(language: String, engine: String, available: [String])
+    case engineFailed(engine: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .cancelled: return "recognition was cancelled"
+        case .timedOut(let s): return "recognition did not finish within its \(String(format: "%.0f", s)) s deadline"
+        case .libraryMissing(let name, let hint): return "the \(name) library is not available: \(hint)"
+        case .modelMissing(let path, let hint): return "model not found at \(path): \(hint)"
+        case .modelInvalid(let path, let reason): return "model at \(path) is not usable: \(reason)"
+        case .unsupportedLanguage(let lang, let engine, let available):
+            return "\(engine) cannot recognise '\(lang)'; installed languages: \(available.sorted().joined(separator: ", "))"
+        case .engineFailed(let engine, let reason): return "\(engine) failed: \(reason)"
+        }
+    }
+}
