@@ -37,14 +37,16 @@ let package = Package(
         // Plain value types shared by every layer.
         .target(name: "CapforgeCore"),
 
+        .target(name: "Arguments"),
         .target(name: "Media", dependencies: ["CapforgeCore", "CFFmpeg"]),
         .target(name: "Captions", dependencies: ["CapforgeCore"]),
         .target(
             name: "Speech", dependencies: ["CapforgeCore", "CPocketSphinx", "CWhisper", "CVosk"],
             linkerSettings: engineLinkerSettings),
         .target(name: "Batch", dependencies: ["CapforgeCore", "Media", "Speech", "Captions"]),
-        .executableTarget(name: "capforge", dependencies: ["CapforgeCore", "Media", "Speech", "Captions", "Batch"]),
+        .executableTarget(name: "capforge", dependencies: ["Arguments", "CapforgeCore", "Media", "Speech", "Captions", "Batch"]),
 
+        .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
         .testTarget(name: "CapforgeCoreTests", dependencies: ["CapforgeCore"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "CapforgeCore"]),
         .testTarget(name: "CaptionsTests", dependencies: ["Captions", "CapforgeCore", "CLibass"]),

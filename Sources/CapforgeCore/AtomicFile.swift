@@ -21,56 +21,85 @@ public enum AtomicFile {
     public static let partialSuffix = ".partial"
 
     public static func write(_ data: Data, to url: URL) throws {
-        let directory = url.deletingLastPathComponent()
-        let temp = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8))\(partialSuffix)")
-        let path = url.path
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw makeError(path: directory.path, errno: errnoOf(error))
-        }
-        let fd = open(temp.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw makeError(path: path, errno: errno) }
-        var ok = false
-        defer {
-            if !ok { unlink(temp.path) }
-        }
-        try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-            var offset = 0
-            while offset < raw.count {
-                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    let code = errno
-                    close(fd)
-                    throw makeError(path: path, errno: code)
-                }
-                offset += n
-            }
-        }
-        if fsync(fd) != 0 {
-            let code = errno
-            close(fd)
-            throw makeError(path: path, errno: code)
-        }
-        if close(fd) != 0 { throw makeError(path: path, errno: errno) }
-        if rename(temp.path, path) != 0 { throw makeError(path: path, errno: errno) }
-        ok = true
+        let writer = try AtomicFileWriter(url)
+        try writer.append(data)
+        try writer.commit()
     }
 
     public static func write(_ text: String, to url: URL) throws {
         try write(Data(text.utf8), to: url)
     }
 
-    private static func makeError(path: String, errno code: Int32) -> FileWriteError {
+    static func makeError(path: String, errno code: Int32) -> FileWriteError {
         code == ENOSPC || code == EDQUOT ? .diskFull(path: path) : .failed(path: path, errno: code)
     }
 
-    private static func errnoOf(_ error: Error) -> Int32 {
+    static func errnoOf(_ error: Error) -> Int32 {
         let ns = error as NSError
         if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
             return Int32(underlying.code)
         }
         return EIO
+    }
+}
+
+/// Streams a file through a hidden temporary beside the target; `commit` makes it visible
+/// in one rename. Dropped without `commit`, it leaves nothing behind.
+public final class AtomicFileWriter {
+    public let url: URL
+    private let temp: URL
+    private var fd: Int32
+
+    public init(_ url: URL) throws {
+        self.url = url
+        let directory = url.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw AtomicFile.makeError(path: directory.path, errno: AtomicFile.errnoOf(error))
+        }
+        temp = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8))\(AtomicFile.partialSuffix)")
+        fd = open(temp.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw AtomicFile.makeError(path: url.path, errno: errno) }
+    }
+
+    deinit {
+        if fd >= 0 {
+            close(fd)
+            unlink(temp.path)
+        }
+    }
+
+    public func append(_ data: Data) throws {
+        try data.withUnsafeBytes { try append($0) }
+    }
+
+    public func append(_ raw: UnsafeRawBufferPointer) throws {
+        var offset = 0
+        while offset < raw.count {
+            let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw AtomicFile.makeError(path: url.path, errno: errno)
+            }
+            offset += n
+        }
+    }
+
+    /// Flushes to disk and renames into place.
+    public func commit() throws {
+        if fsync(fd) != 0 { throw AtomicFile.makeError(path: url.path, errno: errno) }
+        let closed = close(fd)
+        fd = -1
+        guard closed == 0 else {
+            let code = errno
+            unlink(temp.path)
+            throw AtomicFile.makeError(path: url.path, errno: code)
+        }
+        if rename(temp.path, url.path) != 0 {
+            let code = errno
+            unlink(temp.path)
+            throw AtomicFile.makeError(path: url.path, errno: code)
+        }
     }
 }

@@ -1,1 +1,59 @@
-print("capforge")
+import Arguments
+import Foundation
+import Media
+
+func topLevelHelp() -> String {
+    let width = (subcommands.map(\.spec.name.count).max() ?? 0) + 2
+    let list = subcommands.map { "  " + $0.spec.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.spec.summary }
+    return """
+        capforge \(CapforgeVersion.string): captions for video folders, offline.
+
+        Usage: capforge COMMAND [OPTIONS] [ARGS]
+
+        Commands:
+        \(list.joined(separator: "\n"))
+
+        Run 'capforge COMMAND --help' for a command's options.
+        """
+}
+
+func runMain() -> Int32 {
+    var arguments = Array(CommandLine.arguments.dropFirst())
+    guard let first = arguments.first else {
+        printError(topLevelHelp())
+        return ExitCode.usage
+    }
+    switch first {
+    case "--help", "-h", "help":
+        print(topLevelHelp())
+        return ExitCode.success
+    case "--version", "-V":
+        print(CapforgeVersion.report())
+        return ExitCode.success
+    default:
+        break
+    }
+    arguments.removeFirst()
+    guard let subcommand = subcommands.first(where: { $0.spec.name == first }) else {
+        let error = UsageError.unknownCommand(first, suggestion: closest(to: first, among: subcommands.map(\.spec.name)))
+        printError("capforge: \(error)\nRun 'capforge --help' for the list of commands.")
+        return ExitCode.usage
+    }
+    do {
+        let parsed = try parse(arguments, for: subcommand.spec)
+        if parsed.wantsHelp {
+            print(subcommand.spec.helpText(program: "capforge"))
+            return ExitCode.success
+        }
+        LibraryLogging.configure(verbose: parsed.flag("verbose"))
+        return try subcommand.run(parsed)
+    } catch let error as UsageError {
+        printError("capforge \(first): \(error)\nRun 'capforge \(first) --help' for usage.")
+        return ExitCode.usage
+    } catch {
+        printError("capforge \(first): \(error)")
+        return ExitCode.failure
+    }
+}
+
+exit(runMain())

@@ -38,3 +38,24 @@ import Testing
         #expect(expired.reason == .deadline)
     }
 }
+
+@Suite struct LanguageTests {
+    @Test(arguments: ["en", "en-US", "en_GB", "eng", "English", " ENG "])
+    func englishVariants(_ id: String) {
+        #expect(Language(id)?.code == "en")
+    }
+
+    @Test func bibliographicAndTerminologicCodes() {
+        #expect(Language("ger")?.code == "de")
+        #expect(Language("deu")?.code == "de")
+        #expect(Language("chi")?.code == "zh")
+        #expect(Language("zh-Hant-TW")?.code == "zh")
+        #expect(Language("kor")?.name == "Korean")
+    }
+
+    @Test func unknownIdentifiersAreNil() {
+        #expect(Language("und") == nil)
+        #expect(Language("xx") == nil)
+        #expect(Language("") == nil)
+    }
+}

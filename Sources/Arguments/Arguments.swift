@@ -1,0 +1,182 @@
+import Foundation
+
+/// Hand-written GNU-style argument parsing: `--name value`, `--name=value`, `-n value`,
+/// bundled-free short flags, `--` ends options, unknown options get a suggestion.
+public struct Option: Sendable {
+    public let name: String
+    public let short: Character?
+    public let valueName: String?
+    public let help: String
+    public let repeatable: Bool
+
+    /// An option taking a value when `valueName` is given, else a flag.
+    public init(_ name: String, short: Character? = nil, value valueName: String? = nil, repeatable: Bool = false, help: String) {
+        self.name = name
+        self.short = short
+        self.valueName = valueName
+        self.help = help
+        self.repeatable = repeatable
+    }
+
+    var takesValue: Bool { valueName != nil }
+}
+
+public struct Command: Sendable {
+    public let name: String
+    public let summary: String
+    /// e.g. "FILE [--json]"
+    public let usage: String
+    public let options: [Option]
+    public let minPositionals: Int
+    public let maxPositionals: Int?
+
+    public init(_ name: String, summary: String, usage: String, options: [Option], positionals: ClosedRange<Int>) {
+        self.name = name
+        self.summary = summary
+        self.usage = usage
+        self.options = options + [Option("help", short: "h", help: "show this help")]
+        minPositionals = positionals.lowerBound
+        maxPositionals = positionals.upperBound == Int.max ? nil : positionals.upperBound
+    }
+
+    public init(_ name: String, summary: String, usage: String, options: [Option], minPositionals: Int) {
+        self.name = name
+        self.summary = summary
+        self.usage = usage
+        self.options = options + [Option("help", short: "h", help: "show this help")]
+        self.minPositionals = minPositionals
+        maxPositionals = nil
+    }
+
+    public func helpText(program: String) -> String {
+        var lines = ["Usage: \(program) \(name) \(usage)", "", summary]
+        if !options.isEmpty {
+            lines.append("")
+            lines.append("Options:")
+            let labels = options.map { option -> String in
+                let short = option.short.map { "-\($0), " } ?? "    "
+                return "  \(short)--\(option.name)\(option.valueName.map { " \($0)" } ?? "")"
+            }
+            let width = (labels.map(\.count).max() ?? 0) + 2
+            for (label, option) in zip(labels, options) {
+                lines.append(label.padding(toLength: width, withPad: " ", startingAt: 0) + option.help)
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+public struct ParsedArguments: Sendable, Equatable {
+    public var positionals: [String] = []
+    var values: [String: [String]] = [:]
+    var flags: Set<String> = []
+
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
+    public func value(_ name: String) -> String? { values[name]?.last }
+    public func values(_ name: String) -> [String] { values[name] ?? [] }
+    public var wantsHelp: Bool { flags.contains("help") }
+}
+
+public enum UsageError: Error, Equatable, CustomStringConvertible {
+    case unknownOption(String, suggestion: String?)
+    case missingValue(String)
+    case unexpectedValue(String)
+    case repeated(String)
+    case tooFewArguments(expected: Int, got: Int)
+    case tooManyArguments(extra: [String])
+    case invalidValue(option: String, value: String, reason: String)
+    case unknownCommand(String, suggestion: String?)
+
+    public var description: String {
+        switch self {
+        case .unknownOption(let opt, let suggestion):
+            return "unknown option '\(opt)'" + (suggestion.map { "; did you mean '--\($0)'?" } ?? "")
+        case .missingValue(let opt): return "option '--\(opt)' needs a value"
+        case .unexpectedValue(let opt): return "option '--\(opt)' takes no value"
+        case .repeated(let opt): return "option '--\(opt)' given more than once"
+        case .tooFewArguments(let expected, let got): return "expected at least \(expected) argument(s), got \(got)"
+        case .tooManyArguments(let extra): return "unexpected argument(s): \(extra.joined(separator: " "))"
+        case .invalidValue(let opt, let value, let reason): return "invalid value '\(value)' for '--\(opt)': \(reason)"
+        case .unknownCommand(let name, let suggestion):
+            return "unknown command '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+        }
+    }
+}
+
+public func parse(_ arguments: [String], for command: Command) throws -> ParsedArguments {
+    var parsed = ParsedArguments()
+    var index = 0
+    func lookup(long: String) throws -> Option {
+        if let option = command.options.first(where: { $0.name == long }) { return option }
+        throw UsageError.unknownOption("--\(long)", suggestion: closest(to: long, among: command.options.map(\.name)))
+    }
+    func record(_ option: Option, inlineValue: String?) throws {
+        if !option.takesValue {
+            if inlineValue != nil { throw UsageError.unexpectedValue(option.name) }
+            parsed.flags.insert(option.name)
+            return
+        }
+        let value: String
+        if let inlineValue {
+            value = inlineValue
+        } else {
+            index += 1
+            guard index < arguments.count else { throw UsageError.missingValue(option.name) }
+            value = arguments[index]
+        }
+        if !option.repeatable, parsed.values[option.name] != nil { throw UsageError.repeated(option.name) }
+        parsed.values[option.name, default: []].append(value)
+    }
+
+    var optionsEnded = false
+    while index < arguments.count {
+        let argument = arguments[index]
+        if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+            parsed.positionals.append(argument)
+        } else if argument == "--" {
+            optionsEnded = true
+        } else if argument.hasPrefix("--") {
+            let body = argument.dropFirst(2)
+            if let eq = body.firstIndex(of: "=") {
+                try record(try lookup(long: String(body[..<eq])), inlineValue: String(body[body.index(after: eq)...]))
+            } else {
+                try record(try lookup(long: String(body)), inlineValue: nil)
+            }
+        } else {
+            let letter = argument.dropFirst()
+            guard letter.count == 1, let option = command.options.first(where: { $0.short == letter.first }) else {
+                throw UsageError.unknownOption(argument, suggestion: nil)
+            }
+            try record(option, inlineValue: nil)
+        }
+        index += 1
+    }
+    if parsed.wantsHelp { return parsed }
+    if parsed.positionals.count < command.minPositionals {
+        throw UsageError.tooFewArguments(expected: command.minPositionals, got: parsed.positionals.count)
+    }
+    if let max = command.maxPositionals, parsed.positionals.count > max {
+        throw UsageError.tooManyArguments(extra: Array(parsed.positionals[max...]))
+    }
+    return parsed
+}
+
+/// The candidate within a small edit distance of `word`, for "did you mean" hints.
+public func closest(to word: String, among candidates: [String]) -> String? {
+    let scored = candidates.map { ($0, editDistance(word, $0)) }.min { $0.1 < $1.1 }
+    guard let (best, distance) = scored, distance <= max(2, word.count / 3) else { return nil }
+    return best
+}
+
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    var previous = Array(0...b.count)
+    for i in 1...max(1, a.count) where !a.isEmpty {
+        var current = [i] + Array(repeating: 0, count: b.count)
+        for j in 1...max(1, b.count) where !b.isEmpty {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        previous = current
+    }
+    return a.isEmpty ? b.count : previous[b.count]
+}

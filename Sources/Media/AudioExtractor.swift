@@ -1,0 +1,250 @@
+import CapforgeCore
+import CFFmpeg
+import Foundation
+
+/// Which audio stream of a file to extract.
+public enum AudioStreamSelection: Sendable, Equatable {
+    /// The default-disposition track, else FFmpeg's best guess.
+    case automatic
+    case index(Int)
+    /// An ISO 639-1/-2 code or language name, matched against the streams' tags.
+    case language(String)
+}
+
+public enum ExtractionWarning: Codable, Sendable, Equatable, CustomStringConvertible {
+    /// The libraries report a truncated file as a normal end of file; this compares the last
+    /// decoded time with what the container promised.
+    case truncated(decodedUntil: Double, expected: Double)
+    case corruptPackets(count: Int)
+    case gapsFilled(count: Int, seconds: Double)
+    case overlapsTrimmed(count: Int, seconds: Double)
+
+    public var description: String {
+        switch self {
+        case .truncated(let got, let expected):
+            return String(format: "file looks truncated: audio ends at %.2f s of %.2f s", got, expected)
+        case .corruptPackets(let n):
+            return "\(n) corrupt audio packet(s) skipped; silence keeps later audio in place"
+        case .gapsFilled(let n, let s):
+            return String(format: "%d gap(s) in the audio timeline filled with %.3f s of silence", n, s)
+        case .overlapsTrimmed(let n, let s):
+            return String(format: "%d overlap(s) in the audio timeline trimmed (%.3f s)", n, s)
+        }
+    }
+}
+
+public struct ExtractionReport: Codable, Sendable, Equatable {
+    public var streamIndex: Int
+    public var languageTag: String?
+    public var sampleCount: Int
+    /// Silence added before the first decoded sample so that index 0 is the file's start_time.
+    public var leadingSilenceSamples: Int
+    public var warnings: [ExtractionWarning]
+
+    public var isTruncated: Bool {
+        warnings.contains { if case .truncated = $0 { return true } else { return false } }
+    }
+}
+
+/// Decodes one audio stream and resamples it to 16 kHz mono Float32, streaming.
+///
+/// Samples are placed by timestamp on the file's timeline (origin: the file's `start_time`), so
+/// `sampleIndex / 16000` equals video time even after dropped or corrupt packets.
+public struct AudioExtractor {
+    public let path: String
+    public let selection: AudioStreamSelection
+
+    /// Timestamp jitter below this is container rounding (e.g. Matroska's 1 ms), not a gap.
+    static let timelineTolerance = 0.02
+
+    public init(path: String, selection: AudioStreamSelection = .automatic) {
+        self.path = path
+        self.selection = selection
+    }
+
+    /// Streams the samples to `sink` in order, in blocks of a frame or so; memory stays bounded.
+    public func extract(cancellation: Cancellation? = nil, sink: (ArraySlice<Float>) throws -> Void) throws -> ExtractionReport {
+        let input = try InputFile(path: path)
+        let streamIndex = try chooseStream(in: input)
+        let stream = input.stream(streamIndex)
+        for i in 0..<input.streamCount where i != streamIndex {
+            input.stream(i).pointee.discard = AVDISCARD_ALL
+        }
+        let decoder = try Decoder(stream: stream, path: path)
+        var timeline = Timeline(origin: input.startTime, timeBase: stream.pointee.time_base)
+        let packet = Packet()
+        let frame = Frame()
+        var corruptPackets = 0
+
+        func drainFrames() throws {
+            while true {
+                switch try decoder.receive(into: frame) {
+                case .frame:
+                    try timeline.place(frame: frame, path: path, sink: sink)
+                    av_frame_unref(frame.pointer)
+                case .corrupt: corruptPackets += 1
+                case .needInput, .finished: return
+                }
+            }
+        }
+
+        reading: while true {
+            if cancellation?.isCancelled == true { throw MediaError.cancelled }
+            let read = av_read_frame(input.context, packet.pointer)
+            if read < 0 {
+                // A read error mid-file ends decoding like EOF; the truncation check reports it.
+                break reading
+            }
+            defer { packet.unref() }
+            guard Int(packet.pointer.pointee.stream_index) == streamIndex else { continue }
+            if try !decoder.send(packet) { corruptPackets += 1; continue }
+            try drainFrames()
+        }
+        _ = try decoder.send(nil)
+        try drainFrames()
+        try timeline.finish(sink: sink)
+
+        var warnings: [ExtractionWarning] = []
+        if corruptPackets > 0 { warnings.append(.corruptPackets(count: corruptPackets)) }
+        if timeline.gapCount > 0 { warnings.append(.gapsFilled(count: timeline.gapCount, seconds: timeline.gapSeconds)) }
+        if timeline.overlapCount > 0 { warnings.append(.overlapsTrimmed(count: timeline.overlapCount, seconds: timeline.overlapSeconds)) }
+        if let expected = expectedEnd(of: stream, in: input) {
+            let decoded = timeline.decodedEnd ?? 0
+            if expected - decoded > 0.5 { warnings.append(.truncated(decodedUntil: decoded, expected: expected)) }
+        }
+        return ExtractionReport(
+            streamIndex: streamIndex, languageTag: input.metadata(stream, "language"),
+            sampleCount: timeline.produced, leadingSilenceSamples: timeline.leadingSilence, warnings: warnings)
+    }
+
+    /// The whole stream in memory, ready for recognition.
+    public func extractAll(cancellation: Cancellation? = nil) throws -> (audio: MonoAudio, report: ExtractionReport) {
+        var samples: [Float] = []
+        let report = try extract(cancellation: cancellation) { samples.append(contentsOf: $0) }
+        return (MonoAudio(samples: samples, startTime: 0), report)
+    }
+
+    private func chooseStream(in input: InputFile) throws -> Int {
+        let audio = (0..<input.streamCount).filter { input.stream($0).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
+        guard !audio.isEmpty else { throw MediaError.noAudio(path: path) }
+        switch selection {
+        case .index(let index):
+            guard audio.contains(index) else { throw MediaError.noSuchStream(path: path, index: index, audioStreams: audio) }
+            return index
+        case .language(let requested):
+            let wanted = Language(requested)
+            let tags = audio.map { input.metadata(input.stream($0), "language") }
+            if let match = zip(audio, tags).first(where: { _, tag in
+                guard let tag else { return false }
+                if let wanted { return Language(tag) == wanted }
+                return tag.caseInsensitiveCompare(requested) == .orderedSame
+            }) {
+                return match.0
+            }
+            let present = Set(tags.compactMap { $0 }).sorted()
+            throw MediaError.unknownLanguage(path: path, requested: requested, present: present)
+        case .automatic:
+            if let preferred = audio.first(where: { input.stream($0).pointee.disposition & AV_DISPOSITION_DEFAULT != 0 }) {
+                return preferred
+            }
+            let best = av_find_best_stream(input.context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+            return best >= 0 ? Int(best) : audio[0]
+        }
+    }
+
+    /// Where the stream should end, in seconds on the file's timeline, when the container says.
+    private func expectedEnd(of stream: UnsafeMutablePointer<AVStream>, in input: InputFile) -> Double? {
+        let tb = stream.pointee.time_base
+        if stream.pointee.duration != SHIM_AV_NOPTS_VALUE, stream.pointee.duration > 0 {
+            let start = stream.pointee.start_time == SHIM_AV_NOPTS_VALUE ? 0 : stream.pointee.start_time
+            let end = start + stream.pointee.duration
+            return Double(av_rescale_q(end, tb, shim_time_base_q()) - input.startTime) / Double(AV_TIME_BASE)
+        }
+        return input.duration
+    }
+}
+
+/// Places resampled frames on the output timeline: leading silence up to the first timestamp,
+/// silence for gaps, trimming for overlaps.
+private struct Timeline {
+    let origin: Int64
+    let timeBase: AVRational
+
+    var resampler: Resampler?
+    /// Where the next input sample is expected, in input samples from the origin.
+    var cursor: Int64 = 0
+    var produced = 0
+    var leadingSilence = 0
+    var gapCount = 0
+    var gapSeconds = 0.0
+    var overlapCount = 0
+    var overlapSeconds = 0.0
+    var decodedEnd: Double?
+
+    init(origin: Int64, timeBase: AVRational) {
+        self.origin = origin
+        self.timeBase = timeBase
+    }
+
+    mutating func place(frame: Frame, path: String, sink: (ArraySlice<Float>) throws -> Void) throws {
+        let f = UnsafePointer(frame.pointer)
+        let rate = Int64(f.pointee.sample_rate)
+        guard rate > 0, f.pointee.nb_samples > 0 else { return }
+        let samplesBase = AVRational(num: 1, den: Int32(rate))
+
+        if resampler == nil || resampler!.input != Resampler.format(of: f) {
+            // Format changes mid-stream: drain the old filter before switching.
+            if let old = resampler {
+                try emit(try old.convert(nil), sink)
+                cursor = av_rescale(cursor, rate, Int64(old.input.sampleRate))
+            }
+            resampler = try Resampler(frame: f, path: path)
+        }
+        let resampler = resampler!
+
+        // Expected position of this frame, in input samples from the origin.
+        let origin = av_rescale_q(self.origin, shim_time_base_q(), samplesBase)
+        let position = frame.timestamp.map { av_rescale_q($0, timeBase, samplesBase) - origin } ?? cursor
+        let tolerance = Int64(Double(rate) * AudioExtractor.timelineTolerance)
+
+        if produced == 0 && decodedEnd == nil {
+            if position > 0 {
+                // Leading silence goes straight to the output: the filter has no history yet.
+                leadingSilence = Int(av_rescale(position, Int64(MonoAudio.sampleRate), rate))
+                try emit(ArraySlice(repeating: 0, count: leadingSilence), sink)
+            } else if position < 0 {
+                try resampler.dropOutput(samples: Int(av_rescale(-position, Int64(MonoAudio.sampleRate), rate)))
+            }
+            cursor = position
+        } else if position - cursor > tolerance {
+            gapCount += 1
+            gapSeconds += Double(position - cursor) / Double(rate)
+            try resampler.injectSilence(inputSamples: Int(position - cursor))
+            cursor = position
+        } else if cursor - position > tolerance {
+            overlapCount += 1
+            overlapSeconds += Double(cursor - position) / Double(rate)
+            let overlap = min(cursor - position, Int64(f.pointee.nb_samples))
+            try resampler.dropOutput(samples: Int(av_rescale(overlap, Int64(MonoAudio.sampleRate), rate)))
+            cursor = position
+        }
+        try emit(try resampler.convert(f), sink)
+        cursor += Int64(f.pointee.nb_samples)
+        decodedEnd = Double(cursor) / Double(rate)
+    }
+
+    mutating func finish(sink: (ArraySlice<Float>) throws -> Void) throws {
+        guard let resampler else { return }
+        while true {
+            let rest = try resampler.convert(nil)
+            if rest.isEmpty { break }
+            try emit(rest, sink)
+        }
+    }
+
+    private mutating func emit(_ samples: ArraySlice<Float>, _ sink: (ArraySlice<Float>) throws -> Void) throws {
+        guard !samples.isEmpty else { return }
+        produced += samples.count
+        try sink(samples)
+    }
+}

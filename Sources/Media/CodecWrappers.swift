@@ -1,0 +1,89 @@
+import CFFmpeg
+
+/// Owns an `AVPacket`.
+final class Packet {
+    let pointer: UnsafeMutablePointer<AVPacket>
+
+    init() {
+        pointer = av_packet_alloc()
+    }
+
+    deinit {
+        var p: UnsafeMutablePointer<AVPacket>? = pointer
+        av_packet_free(&p)
+    }
+
+    func unref() { av_packet_unref(pointer) }
+}
+
+/// Owns an `AVFrame`.
+final class Frame {
+    let pointer: UnsafeMutablePointer<AVFrame>
+
+    init() {
+        pointer = av_frame_alloc()
+    }
+
+    deinit {
+        var f: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&f)
+    }
+
+    /// The frame's time in its stream's time base, preferring the decoder's best guess.
+    var timestamp: Int64? {
+        let best = pointer.pointee.best_effort_timestamp
+        if best != SHIM_AV_NOPTS_VALUE { return best }
+        let pts = pointer.pointee.pts
+        return pts == SHIM_AV_NOPTS_VALUE ? nil : pts
+    }
+}
+
+/// Owns a decoder context opened for one stream.
+final class Decoder {
+    let context: UnsafeMutablePointer<AVCodecContext>
+    let path: String
+
+    init(stream: UnsafeMutablePointer<AVStream>, path: String) throws {
+        self.path = path
+        let parameters = stream.pointee.codecpar!
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw MediaError.decoderMissing(path: path, codec: String(cString: avcodec_get_name(parameters.pointee.codec_id)))
+        }
+        guard let ctx = avcodec_alloc_context3(codec) else {
+            throw MediaError.library(path: path, operation: "allocating a decoder", code: shim_AVERROR(ENOMEM), message: "out of memory")
+        }
+        context = ctx
+        try check(avcodec_parameters_to_context(ctx, parameters), "reading codec parameters", path: path)
+        ctx.pointee.pkt_timebase = stream.pointee.time_base
+        try check(avcodec_open2(ctx, codec, nil), "opening the \(String(cString: codec.pointee.name)) decoder", path: path)
+    }
+
+    deinit {
+        var ctx: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&ctx)
+    }
+
+    /// Sends a packet (nil flushes). Returns false when the decoder rejected corrupt data.
+    func send(_ packet: Packet?) throws -> Bool {
+        let code = avcodec_send_packet(context, packet?.pointer)
+        if code == SHIM_AVERROR_INVALIDDATA { return false }
+        if code == SHIM_AVERROR_EOF { return true }
+        try check(code, "decoding", path: path)
+        return true
+    }
+
+    enum Receive { case frame, needInput, finished, corrupt }
+
+    func receive(into frame: Frame) throws -> Receive {
+        let code = avcodec_receive_frame(context, frame.pointer)
+        switch code {
+        case 0: return .frame
+        case SHIM_AVERROR_EAGAIN: return .needInput
+        case SHIM_AVERROR_EOF: return .finished
+        case SHIM_AVERROR_INVALIDDATA: return .corrupt
+        default:
+            try check(code, "decoding", path: path)
+            return .corrupt
+        }
+    }
+}

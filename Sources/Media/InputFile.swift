@@ -1,0 +1,75 @@
+import CFFmpeg
+import Foundation
+
+/// An opened, probed container (owns the `AVFormatContext`).
+final class InputFile {
+    let path: String
+    let context: UnsafeMutablePointer<AVFormatContext>
+
+    init(path: String) throws {
+        try Self.checkIsReadableRegularFile(path)
+        self.path = path
+        var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
+        let opened = avformat_open_input(&ctx, path, nil, nil)
+        guard opened >= 0, let ctx else {
+            throw MediaError.unrecognised(path: path, reason: avErrorString(opened))
+        }
+        context = ctx
+        let probed = avformat_find_stream_info(ctx, nil)
+        if probed < 0 {
+            var owned: UnsafeMutablePointer<AVFormatContext>? = ctx
+            avformat_close_input(&owned)
+            throw MediaError.unrecognised(path: path, reason: avErrorString(probed))
+        }
+    }
+
+    deinit {
+        var ctx: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&ctx)
+    }
+
+    /// Opening a FIFO or device would block or misbehave inside libavformat, and its errors
+    /// for directories and permissions are vague; catch those cases first.
+    private static func checkIsReadableRegularFile(_ path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { throw MediaError.notFound(path: path) }
+            throw MediaError.unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw MediaError.notAFile(path: path, kind: "directory")
+        case S_IFIFO: throw MediaError.notAFile(path: path, kind: "named pipe")
+        case S_IFSOCK: throw MediaError.notAFile(path: path, kind: "socket")
+        default: throw MediaError.notAFile(path: path, kind: "device")
+        }
+        guard access(path, R_OK) == 0 else {
+            throw MediaError.unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        if info.st_size == 0 { throw MediaError.empty(path: path) }
+    }
+
+    var streamCount: Int { Int(context.pointee.nb_streams) }
+
+    func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> {
+        context.pointee.streams[index]!
+    }
+
+    /// The file's time origin (`start_time`) in AV_TIME_BASE units; 0 when unknown.
+    var startTime: Int64 {
+        let start = context.pointee.start_time
+        return start == SHIM_AV_NOPTS_VALUE ? 0 : start
+    }
+
+    /// Container duration in seconds, when the container knows it.
+    var duration: Double? {
+        let d = context.pointee.duration
+        return d == SHIM_AV_NOPTS_VALUE || d <= 0 ? nil : Double(d) / Double(AV_TIME_BASE)
+    }
+
+    func metadata(_ stream: UnsafeMutablePointer<AVStream>, _ key: String) -> String? {
+        guard let entry = av_dict_get(stream.pointee.metadata, key, nil, 0), let value = entry.pointee.value else { return nil }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
+    }
+}

@@ -1,0 +1,62 @@
+import CFFmpeg
+import Foundation
+
+/// Every way reading media can fail, with a message a user can act on.
+public enum MediaError: Error, CustomStringConvertible, Equatable {
+    case notFound(path: String)
+    case notAFile(path: String, kind: String)
+    case unreadable(path: String, reason: String)
+    case empty(path: String)
+    case unrecognised(path: String, reason: String)
+    case noAudio(path: String)
+    case noSuchStream(path: String, index: Int, audioStreams: [Int])
+    case unknownLanguage(path: String, requested: String, present: [String])
+    case decoderMissing(path: String, codec: String)
+    case library(path: String, operation: String, code: Int32, message: String)
+    case cancelled
+
+    public var description: String {
+        switch self {
+        case .notFound(let path):
+            return "\(path): no such file"
+        case .notAFile(let path, let kind):
+            return "\(path): is a \(kind), not a media file"
+        case .unreadable(let path, let reason):
+            return "\(path): cannot be read (\(reason)); check its permissions"
+        case .empty(let path):
+            return "\(path): the file is empty"
+        case .unrecognised(let path, let reason):
+            return "\(path): not a recognisable media file (\(reason)); it may be corrupt or truncated"
+        case .noAudio(let path):
+            return "\(path): has no audio track, so there is nothing to caption"
+        case .noSuchStream(let path, let index, let streams):
+            let list = streams.map(String.init).joined(separator: ", ")
+            return "\(path): stream \(index) is not an audio stream; audio streams: \(list.isEmpty ? "none" : list)"
+        case .unknownLanguage(let path, let requested, let present):
+            let list = present.isEmpty ? "no audio track carries a language tag" : "languages present: \(present.joined(separator: ", "))"
+            return "\(path): no audio track in language '\(requested)'; \(list)"
+        case .decoderMissing(let path, let codec):
+            return "\(path): no decoder for audio codec '\(codec)' in this FFmpeg build"
+        case .library(let path, let operation, _, let message):
+            return "\(path): \(operation) failed: \(message)"
+        case .cancelled:
+            return "cancelled"
+        }
+    }
+}
+
+/// Text for an FFmpeg error code (`av_err2str` is a macro Swift cannot import).
+func avErrorString(_ code: Int32) -> String {
+    var buffer = [CChar](repeating: 0, count: Int(AV_ERROR_MAX_STRING_SIZE))
+    return buffer.withUnsafeMutableBufferPointer { buf in
+        shim_err2str(code, buf.baseAddress, buf.count)
+        return String(cString: buf.baseAddress!)
+    }
+}
+
+/// Throws a typed error for a negative FFmpeg return code.
+@discardableResult
+func check(_ code: Int32, _ operation: String, path: String) throws -> Int32 {
+    guard code < 0 else { return code }
+    throw MediaError.library(path: path, operation: operation, code: code, message: avErrorString(code))
+}

@@ -1,0 +1,80 @@
+import CFFmpeg
+import CapforgeCore
+import Foundation
+
+public struct AudioStreamInfo: Codable, Sendable, Equatable {
+    public var index: Int
+    public var codec: String
+    public var channels: Int
+    public var sampleRate: Int
+    /// The container's language tag as written (e.g. "eng"), if any.
+    public var languageTag: String?
+    /// The tag resolved to ISO 639-1 (e.g. "en"), if the tag is a known language.
+    public var language: String?
+    public var title: String?
+    public var isDefault: Bool
+}
+
+public struct VideoStreamInfo: Codable, Sendable, Equatable {
+    public var index: Int
+    public var codec: String
+    public var width: Int
+    public var height: Int
+    public var frameRate: Double?
+    /// Clockwise degrees a player turns the picture (display-matrix side data): 0, 90, 180, 270.
+    public var rotation: Int
+}
+
+/// What `capforge probe` reports about a file.
+public struct MediaProbe: Codable, Sendable, Equatable {
+    public var path: String
+    public var container: String
+    public var duration: Double?
+    /// The file's `start_time`: the origin of every time Capforge writes.
+    public var startTime: Double
+    public var audioStreams: [AudioStreamInfo]
+    public var video: VideoStreamInfo?
+
+    public init(path: String) throws {
+        let input = try InputFile(path: path)
+        self.path = path
+        container = String(cString: input.context.pointee.iformat.pointee.name)
+        duration = input.duration
+        startTime = Double(input.startTime) / Double(AV_TIME_BASE)
+        audioStreams = []
+        video = nil
+        for index in 0..<input.streamCount {
+            let stream = input.stream(index)
+            let par = stream.pointee.codecpar.pointee
+            let codec = String(cString: avcodec_get_name(par.codec_id))
+            switch par.codec_type {
+            case AVMEDIA_TYPE_AUDIO:
+                let tag = input.metadata(stream, "language")
+                audioStreams.append(AudioStreamInfo(
+                    index: index, codec: codec, channels: Int(par.ch_layout.nb_channels),
+                    sampleRate: Int(par.sample_rate), languageTag: tag, language: tag.flatMap { Language($0)?.code },
+                    title: input.metadata(stream, "title"),
+                    isDefault: stream.pointee.disposition & AV_DISPOSITION_DEFAULT != 0))
+            case AVMEDIA_TYPE_VIDEO where video == nil && stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0:
+                let rate = av_guess_frame_rate(input.context, stream, nil)
+                video = VideoStreamInfo(
+                    index: index, codec: codec, width: Int(par.width), height: Int(par.height),
+                    frameRate: rate.num > 0 && rate.den > 0 ? av_q2d(rate) : nil,
+                    rotation: Self.rotation(of: stream))
+            default:
+                continue
+            }
+        }
+    }
+
+    private static func rotation(of stream: UnsafeMutablePointer<AVStream>) -> Int {
+        var size = 0
+        guard let matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size),
+              size >= 9 * MemoryLayout<Int32>.size else { return 0 }
+        let degrees = matrix.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
+        guard degrees.isFinite else { return 0 }
+        // The matrix stores counter-clockwise rotation; players turn the picture clockwise by its negation.
+        let clockwise = Int((-degrees).rounded())
+        return ((clockwise % 360) + 360) % 360
+    }
+}

@@ -1,0 +1,70 @@
+import Arguments
+import CapforgeCore
+import Foundation
+import Media
+
+let extractCommand = Subcommand(
+    spec: Command(
+        "extract", summary: "Decode one audio stream to 16 kHz mono Float32 little-endian raw samples (time origin: the file's start).",
+        usage: "FILE -o OUT.f32 [--stream N | --lang CODE]",
+        options: [
+            Option("output", short: "o", value: "OUT", help: "where to write the raw samples ('-' for standard output)"),
+            Option("stream", value: "N", help: "audio stream index (see 'capforge probe')"),
+            Option("lang", value: "CODE", help: "pick the audio stream tagged with this language (en, eng, English...)"),
+            Option("verbose", short: "v", help: "show library warnings"),
+        ],
+        positionals: 1...1)
+) { args in
+    guard let output = args.value("output") else { throw UsageError.missingValue("output") }
+    let selection = try audioSelection(args)
+    let path = args.positionals[0]
+    let sink = try RawSampleWriter(path: output)
+    let report = try AudioExtractor(path: path, selection: selection).extract { try sink.write($0) }
+    try sink.finish()
+    for warning in report.warnings { printError("capforge extract: \(path): warning: \(warning)") }
+    printError(String(format: "%@: stream #%d, %d samples (%.3f s)", path, report.streamIndex, report.sampleCount, Double(report.sampleCount) / 16_000))
+    return report.isTruncated ? ExitCode.partial : ExitCode.success
+}
+
+func audioSelection(_ args: ParsedArguments) throws -> AudioStreamSelection {
+    switch (args.value("stream"), args.value("lang")) {
+    case (let s?, nil):
+        guard let index = Int(s), index >= 0 else { throw UsageError.invalidValue(option: "stream", value: s, reason: "not a stream index") }
+        return .index(index)
+    case (nil, let lang?) where lang != "auto":
+        return .language(lang)
+    case (nil, _):
+        return .automatic
+    case (_?, _?):
+        throw UsageError.invalidValue(option: "stream", value: args.value("stream")!, reason: "use either --stream or --lang, not both")
+    }
+}
+
+/// Buffered little-endian Float32 output to a file (atomically replaced) or standard output.
+final class RawSampleWriter {
+    private let file: AtomicFileWriter?
+    private var buffer = Data()
+
+    init(path: String) throws {
+        file = path == "-" ? nil : try AtomicFileWriter(URL(fileURLWithPath: path))
+    }
+
+    func write(_ samples: ArraySlice<Float>) throws {
+        samples.withUnsafeBytes { buffer.append(contentsOf: $0) }
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    func finish() throws {
+        try flush()
+        try file?.commit()
+    }
+
+    private func flush() throws {
+        if let file {
+            try file.append(buffer)
+        } else {
+            FileHandle.standardOutput.write(buffer)
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+enum ExitCode {
+    static let success: Int32 = 0
+    static let failure: Int32 = 1
+    static let usage: Int32 = 2
+    /// A run stopped by SIGINT, as shells report it.
+    static let interrupted: Int32 = 130
+    /// Extraction finished but the media was truncated: results exist but are partial.
+    static let partial: Int32 = 3
+}
+
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+func jsonString<T: Encodable>(_ value: T) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
+}
+
+enum CapforgeVersion {
+    static let string = "0.1.0"
+
+    static func report() -> String {
+        "capforge \(string)"
+    }
+}

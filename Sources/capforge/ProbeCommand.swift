@@ -1,0 +1,48 @@
+import Arguments
+import Foundation
+import Media
+
+let probeCommand = Subcommand(
+    spec: Command(
+        "probe", summary: "Show a media file's container, duration, start offset, audio and video streams.",
+        usage: "FILE... [--json]",
+        options: [Option("json", help: "print JSON instead of text"), Option("verbose", short: "v", help: "show library warnings")],
+        minPositionals: 1)
+) { args in
+    var failed = false
+    var probes: [MediaProbe] = []
+    for path in args.positionals {
+        do {
+            let probe = try MediaProbe(path: path)
+            probes.append(probe)
+            if !args.flag("json") { print(describe(probe)) }
+        } catch {
+            printError("capforge probe: \(error)")
+            failed = true
+        }
+    }
+    if args.flag("json") {
+        print(try probes.count == 1 && args.positionals.count == 1 ? jsonString(probes[0]) : jsonString(probes))
+    }
+    return failed ? ExitCode.failure : ExitCode.success
+}
+
+private func describe(_ probe: MediaProbe) -> String {
+    var lines = ["\(probe.path)"]
+    let duration = probe.duration.map { String(format: "%.3f s", $0) } ?? "unknown"
+    lines.append("  container: \(probe.container), duration: \(duration), start offset: \(String(format: "%.3f s", probe.startTime))")
+    if let v = probe.video {
+        let fps = v.frameRate.map { String(format: "%.3f fps", $0) } ?? "unknown rate"
+        lines.append("  video #\(v.index): \(v.codec) \(v.width)x\(v.height), \(fps), rotation \(v.rotation)°")
+    } else {
+        lines.append("  video: none")
+    }
+    if probe.audioStreams.isEmpty { lines.append("  audio: none") }
+    for a in probe.audioStreams {
+        var parts = ["\(a.codec)", "\(a.channels) ch", "\(a.sampleRate) Hz", "language \(a.languageTag ?? "untagged")"]
+        if let title = a.title { parts.append("\"\(title)\"") }
+        if a.isDefault { parts.append("default") }
+        lines.append("  audio #\(a.index): " + parts.joined(separator: ", "))
+    }
+    return lines.joined(separator: "\n")
+}

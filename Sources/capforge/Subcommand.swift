@@ -1,0 +1,9 @@
+import Arguments
+
+/// One entry per subcommand; each runs with its parsed arguments and returns an exit code.
+struct Subcommand: Sendable {
+    let spec: Command
+    let run: @Sendable (ParsedArguments) throws -> Int32
+}
+
+let subcommands: [Subcommand] = [probeCommand, extractCommand]
