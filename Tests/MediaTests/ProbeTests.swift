@@ -1,0 +1,33 @@
+import Foundation
+import Media
+import Testing
+
+@Suite struct ProbeTests {
+    @Test func dualLanguageTracks() throws {
+        let probe = try MediaProbe(path: Fixtures.path("dual-language.mkv"))
+        #expect(probe.container == "matroska,webm")
+        #expect(probe.audioStreams.map(\.index) == [1, 2])
+        #expect(probe.audioStreams.map(\.languageTag) == ["eng", "spa"])
+        #expect(probe.audioStreams.map(\.language) == ["en", "es"])
+        #expect(probe.audioStreams.map(\.isDefault) == [true, false])
+        #expect(probe.audioStreams.allSatisfy { $0.title != nil })
+        #expect(probe.audioStreams[1].codec == "opus")
+        #expect(probe.video?.width == 160)
+    }
+
+    @Test func startOffsetIsTheTimeOrigin() throws {
+        let probe = try MediaProbe(path: Fixtures.path("startoffset.mp4"))
+        #expect(probe.startTime > 9.9 && probe.startTime < 10.1)
+    }
+
+    @Test func surroundAndRotation() throws {
+        #expect(try MediaProbe(path: Fixtures.path("surround.mov")).audioStreams.first?.channels == 6)
+        let rotated = try MediaProbe(path: Fixtures.path("no-audio.mp4"))
+        #expect(rotated.audioStreams.isEmpty)
+        #expect(rotated.video?.rotation == 270)
+        let rate = String(decoding: try Tool.run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=avg_frame_rate",
+                                                                 "-of", "csv=p=0", Fixtures.path("librivox.mp4")]), as: UTF8.self)
+        let parts = rate.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "/").compactMap { Double($0) }
+        #expect(try MediaProbe(path: Fixtures.path("librivox.mp4")).video?.frameRate == parts[0] / parts[1])
+    }
+}
