@@ -1,0 +1,84 @@
+import CapforgeCore
+
+/// A span of audio recognised in one engine call.
+public struct PlannedChunk: Sendable, Equatable, Codable {
+    public var index: Int
+    /// The audio handed to the engine, in seconds on the file's timeline.
+    public var start: Double
+    public var end: Double
+    /// Words whose middle falls in [keepFrom, keepUntil) belong to this chunk (nil: unbounded).
+    /// Where neighbours overlap, the boundary is the overlap's middle: each word is kept from
+    /// the chunk where it lies furthest from an edge.
+    public var keepFrom: Double?
+    public var keepUntil: Double?
+
+    public var duration: Double { end - start }
+
+    public func keeps(_ word: Word) -> Bool {
+        let middle = (word.start + word.end) / 2
+        return middle >= (keepFrom ?? -.infinity) && middle < (keepUntil ?? .infinity)
+    }
+}
+
+/// Plans chunks at pauses found by the VAD. Non-speech is skipped entirely (it is also the main
+/// defence against Whisper inventing text on silence); a chunk that must cut inside speech
+/// overlaps its neighbour.
+public struct ChunkPlanner: Sendable {
+    public var targetLength: Double
+    public var overlap: Double
+    public var vad: EnergyVAD
+
+    public init(targetLength: Double = 30, overlap: Double = 3, vad: EnergyVAD = ChunkPlanner.defaultVAD) {
+        precondition(targetLength > overlap * 2, "chunks must be longer than twice their overlap")
+        self.targetLength = targetLength
+        self.overlap = overlap
+        self.vad = vad
+    }
+
+    /// The planner cuts long speech itself (with overlap), so the VAD must not.
+    public static let defaultVAD: EnergyVAD = {
+        var configuration = EnergyVAD.Configuration()
+        configuration.maximumRegion = 24 * 3600
+        configuration.padding = 0.2
+        return EnergyVAD(configuration: configuration)
+    }()
+
+    public func plan(_ audio: MonoAudio) -> [PlannedChunk] {
+        plan(regions: vad.speechRegions(in: audio))
+    }
+
+    public func plan(regions: [SpeechRegion]) -> [PlannedChunk] {
+        var spans: [(start: Double, end: Double)] = []
+        for region in regions {
+            if let last = spans.last, region.end - last.start <= targetLength {
+                spans[spans.count - 1].end = region.end
+            } else {
+                spans.append((region.start, region.end))
+            }
+        }
+        var chunks: [PlannedChunk] = []
+        for span in spans {
+            let windows = split(span)
+            for (i, window) in windows.enumerated() {
+                let keepFrom = i == 0 ? nil : (window.start + windows[i - 1].end) / 2
+                let keepUntil = i == windows.count - 1 ? nil : (windows[i + 1].start + window.end) / 2
+                chunks.append(PlannedChunk(index: chunks.count, start: window.start, end: window.end, keepFrom: keepFrom, keepUntil: keepUntil))
+            }
+        }
+        return chunks
+    }
+
+    /// Windows of at most `targetLength` covering unbroken speech, overlapping by `overlap`.
+    private func split(_ span: (start: Double, end: Double)) -> [(start: Double, end: Double)] {
+        let length = span.end - span.start
+        guard length > targetLength else { return [span] }
+        let step = targetLength - overlap
+        let count = Int(((length - overlap) / step).rounded(.up))
+        // Even windows rather than a stub at the end: every window gets a useful amount of context.
+        let evenStep = (length - targetLength) / Double(max(1, count - 1))
+        return (0..<count).map { i in
+            let start = span.start + Double(i) * evenStep
+            return (start, min(span.end, start + targetLength))
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import CapforgeCore
+import Foundation
+
+public struct TranscriptionOptions: Sendable, Equatable, Codable, Hashable {
+    /// A chunk's deadline is this many times its length...
+    public var deadlineFactor: Double = 3
+    /// ...but never shorter than this many seconds (model warm-up, slow machines).
+    public var minimumDeadline: Double = 20
+    public var arbitration = ArbitrationRules()
+    public var glossary = Glossary(terms: [])
+
+    public init() {}
+}
+
+/// Progress after each chunk, for the batch UI.
+public struct ChunkProgress: Sendable, Equatable {
+    public var chunk: Int
+    public var chunkCount: Int
+    /// Share of the planned speech audio done, 0...1.
+    public var fraction: Double
+    public var record: ChunkRecord
+    public var wordsSoFar: Int
+    /// True when the chunk came from the journal of an earlier, interrupted run.
+    public var resumed: Bool
+}
+
+/// Recognises long audio chunk by chunk: each chunk with its own deadline, falling back to the
+/// basic tier when the modern one fails, and recording which tier and engine produced every
+/// word, so the quality flag reflects what actually ran.
+public final class ChunkedTranscriber: @unchecked Sendable {
+    public let engines: TierEngines
+    public let planner: ChunkPlanner
+    public let calibration: CalibrationTable
+    public let options: TranscriptionOptions
+
+    public init(engines: TierEngines, planner: ChunkPlanner = ChunkPlanner(), calibration: CalibrationTable, options: TranscriptionOptions = TranscriptionOptions()) {
+        self.engines = engines
+        self.planner = planner
+        self.calibration = calibration
+        self.options = options
+    }
+
+    public func transcribe(
+        _ audio: MonoAudio, plan: TierPlan, journal: TranscriptionJournal? = nil,
+        cancellation: Cancellation = Cancellation(), progress: (ChunkProgress) -> Void = { _ in }
+    ) throws -> Transcript {
+        let chunks = planner.plan(audio)
+        let total = chunks.reduce(0) { $0 + $1.duration }
+        let previous = journal?.finished ?? [:]
+        var entries: [JournalEntry] = []
+        var done = 0.0
+        for chunk in chunks {
+            let entry: JournalEntry
+            let resumed: Bool
+            if let earlier = previous[chunk.index], earlier.chunk == chunk {
+                entry = earlier
+                resumed = true
+            } else {
+                if cancellation.isCancelled { throw SpeechError.cancelled }
+                entry = try recognise(chunk, of: audio, plan: plan, cancellation: cancellation)
+                try journal?.append(entry)
+                resumed = false
+            }
+            entries.append(entry)
+            done += chunk.duration
+            progress(ChunkProgress(
+                chunk: chunk.index, chunkCount: chunks.count, fraction: total > 0 ? done / total : 1,
+                record: entry.record, wordsSoFar: entries.reduce(0) { $0 + $1.words.count }, resumed: resumed))
+        }
+        let words = entries.flatMap(\.words).sorted { ($0.start, $0.end) < ($1.start, $1.end) }
+        let used = Set(words.map(\.engine))
+        let identities = (engines.modern + engines.basic).map(\.identity).filter { used.contains($0.engine) }
+        return Transcript(language: plan.language, words: words, engines: identities, chunks: entries.map(\.record), duration: audio.duration)
+    }
+
+    private func recognise(_ chunk: PlannedChunk, of audio: MonoAudio, plan: TierPlan, cancellation: Cancellation) throws -> JournalEntry {
+        let clip = audio.slice(from: chunk.start, to: chunk.end)
+        func attempt(_ tier: Tier) -> Result<[Word], Error>? {
+            guard let engine = engines.engine(tier, for: plan.language) else { return nil }
+            let deadline = Date().addingTimeInterval(max(options.minimumDeadline, options.deadlineFactor * chunk.duration))
+            do {
+                let words = try engine.transcribe(clip, language: plan.language, cancellation: cancellation.child(deadline: deadline))
+                return .success(finish(words, in: chunk))
+            } catch {
+                return .failure(error)
+            }
+        }
+        func outcome(_ result: Result<[Word], Error>?, _ tier: Tier) throws -> JournalEntry? {
+            switch result {
+            case .success(let words)?:
+                let engine = engines.engine(tier, for: plan.language)!.identity.engine
+                let record = ChunkRecord(start: chunk.start, end: chunk.end, outcome: words.isEmpty ? .silence : .recognised, tier: tier, engine: engine)
+                return JournalEntry(chunk: chunk, record: record, words: words)
+            case .failure where cancellation.isCancelled:
+                // The user stopped the run: abandon the chunk rather than recording a failure.
+                throw SpeechError.cancelled
+            case .failure, nil:
+                return nil
+            }
+        }
+        func failed(_ results: [Result<[Word], Error>?]) -> JournalEntry {
+            let reasons = results.compactMap { result -> String? in
+                if case .failure(let error)? = result { return "\(error)" }
+                return nil
+            }
+            let reason = reasons.isEmpty ? "no engine for \(plan.language)" : reasons.joined(separator: "; then ")
+            return JournalEntry(chunk: chunk, record: ChunkRecord(start: chunk.start, end: chunk.end, outcome: .failed, error: reason), words: [])
+        }
+
+        switch plan.mode {
+        case .modern:
+            let first = attempt(.modern)
+            if let entry = try outcome(first, .modern) { return entry }
+            guard plan.basicFallback else { return failed([first]) }
+            let second = attempt(.basic)
+            return try outcome(second, .basic) ?? failed([first, second])
+        case .basic:
+            let only = attempt(.basic)
+            return try outcome(only, .basic) ?? failed([only])
+        case .arbitrate:
+            let modern = attempt(.modern), basic = attempt(.basic)
+            let modernWords = try? modern?.get(), basicWords = try? basic?.get()
+            switch options.arbitration.choose(modern: modernWords ?? nil, basic: basicWords ?? nil) {
+            case .modern: return try outcome(modern, .modern)!
+            case .basic: return try outcome(basic, .basic)!
+            case .notCaught:
+                if cancellation.isCancelled { throw SpeechError.cancelled }
+                // Both tiers ran; neither was convincing. Recoverable, not an error.
+                let bothFailed = modernWords == nil && basicWords == nil
+                if bothFailed { return failed([modern, basic]) }
+                let allEmpty = (modernWords ?? nil)?.isEmpty != false && (basicWords ?? nil)?.isEmpty != false
+                let record = ChunkRecord(start: chunk.start, end: chunk.end, outcome: allEmpty ? .silence : .notCaught)
+                return JournalEntry(chunk: chunk, record: record, words: [])
+            }
+        }
+    }
+
+    /// Keeps the chunk's own words (overlaps are de-duplicated by time), calibrated and
+    /// glossary-corrected.
+    private func finish(_ words: [Word], in chunk: PlannedChunk) -> [Word] {
+        options.glossary.apply(to: calibration.apply(to: words.filter(chunk.keeps)))
+    }
+}

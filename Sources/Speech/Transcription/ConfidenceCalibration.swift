@@ -1,0 +1,85 @@
+import CapforgeCore
+
+/// Maps one engine's raw confidences to a shared 0...1 scale: the probability that a word with
+/// that raw confidence is right, so engines become comparable.
+public struct ConfidenceCalibration: Sendable, Equatable, Codable {
+    /// Monotone (raw, calibrated) points; values between them are interpolated linearly.
+    public var points: [Point]
+    /// False for the un-measured fallback (identity); reports say which one was used.
+    public var measured: Bool
+    /// How and on what the points were measured.
+    public var note: String
+
+    public struct Point: Sendable, Equatable, Codable {
+        public var raw: Double
+        public var calibrated: Double
+
+        public init(raw: Double, calibrated: Double) {
+            self.raw = raw
+            self.calibrated = calibrated
+        }
+    }
+
+    public init(points: [Point], measured: Bool, note: String) {
+        self.points = points.sorted { $0.raw < $1.raw }
+        self.measured = measured
+        self.note = note
+    }
+
+    /// Un-measured fallback: raw confidence taken at face value.
+    public static let unmeasured = ConfidenceCalibration(
+        points: [Point(raw: 0, calibrated: 0), Point(raw: 1, calibrated: 1)], measured: false,
+        note: "not measured: raw confidence used as is")
+
+    public func callAsFunction(_ raw: Double) -> Double {
+        guard let first = points.first, let last = points.last else { return raw }
+        if raw <= first.raw { return first.calibrated }
+        if raw >= last.raw { return last.calibrated }
+        let upper = points.firstIndex { $0.raw >= raw }!
+        let a = points[upper - 1], b = points[upper]
+        let t = b.raw == a.raw ? 1 : (raw - a.raw) / (b.raw - a.raw)
+        return a.calibrated + t * (b.calibrated - a.calibrated)
+    }
+
+    /// Fits a monotone map by pool-adjacent-violators over (raw, correct) observations,
+    /// collapsed to at most `bins` points.
+    public static func fit(_ observations: [(raw: Double, correct: Bool)], bins: Int = 10, note: String) -> ConfidenceCalibration {
+        let sorted = observations.sorted { $0.raw < $1.raw }
+        guard !sorted.isEmpty else { return .unmeasured }
+        // Each block: (sum of raw, sum of correct, count); merge while a block's rate exceeds the next's.
+        var blocks: [(raw: Double, hits: Double, n: Double)] = []
+        for o in sorted {
+            blocks.append((o.raw, o.correct ? 1 : 0, 1))
+            while blocks.count > 1, blocks[blocks.count - 2].hits / blocks[blocks.count - 2].n >= blocks[blocks.count - 1].hits / blocks[blocks.count - 1].n {
+                let b = blocks.removeLast()
+                let a = blocks.removeLast()
+                blocks.append((a.raw + b.raw, a.hits + b.hits, a.n + b.n))
+            }
+        }
+        var points = blocks.map { Point(raw: $0.raw / $0.n, calibrated: $0.hits / $0.n) }
+        if points.count > bins {
+            let stride = Double(points.count) / Double(bins)
+            points = (0..<bins).map { points[min(points.count - 1, Int(Double($0) * stride))] } + [points.last!]
+        }
+        return ConfidenceCalibration(points: points, measured: true, note: note)
+    }
+}
+
+/// Calibrations by engine name.
+public struct CalibrationTable: Sendable, Equatable, Codable {
+    public var engines: [String: ConfidenceCalibration]
+
+    public init(engines: [String: ConfidenceCalibration]) {
+        self.engines = engines
+    }
+
+    public subscript(engine: String) -> ConfidenceCalibration { engines[engine] ?? .unmeasured }
+
+    public func apply(to words: [Word]) -> [Word] {
+        words.map { word in
+            var calibrated = word
+            calibrated.calibratedConfidence = self[word.engine](word.confidence)
+            return calibrated
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import CapforgeCore
+
+/// The engines loaded for a run, by tier. Each is loaded once per run, not per file.
+public struct TierEngines: Sendable {
+    public var modern: [any SpeechEngine]
+    public var basic: [any SpeechEngine]
+
+    public init(modern: [any SpeechEngine], basic: [any SpeechEngine]) {
+        self.modern = modern
+        self.basic = basic
+    }
+
+    /// The first engine of `tier` that supports `language`.
+    public func engine(_ tier: Tier, for language: String) -> (any SpeechEngine)? {
+        (tier == .modern ? modern : basic).first { $0.supportedLanguages.contains(language) }
+    }
+
+    /// What these engines cover, for the tier resolver.
+    public func inventory(modernLibraryAvailable: Bool = true) -> TierInventory {
+        TierInventory(
+            modernLanguages: Set(modern.flatMap(\.supportedLanguages)),
+            basicLanguages: Set(basic.flatMap(\.supportedLanguages)),
+            modernLibraryAvailable: modernLibraryAvailable,
+            installedModels: (modern + basic).map { "\($0.identity.model) (\($0.identity.engine))" })
+    }
+}

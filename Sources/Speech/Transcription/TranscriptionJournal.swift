@@ -1,0 +1,110 @@
+import CapforgeCore
+import Foundation
+
+/// One finished chunk, as the journal stores it.
+public struct JournalEntry: Sendable, Equatable, Codable {
+    public var chunk: PlannedChunk
+    public var record: ChunkRecord
+    public var words: [Word]
+
+    public init(chunk: PlannedChunk, record: ChunkRecord, words: [Word]) {
+        self.chunk = chunk
+        self.record = record
+        self.words = words
+    }
+}
+
+public enum JournalError: Error, CustomStringConvertible {
+    case io(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .io(let path, let reason): return "transcription journal \(path): \(reason)"
+        }
+    }
+}
+
+/// Append-only record of finished chunks, made durable (fsync) one line at a time, so an
+/// interrupted run resumes after its last finished chunk.
+///
+/// The first line holds a key for the audio and settings; a journal with another key is
+/// discarded, and a torn last line (the process died while writing it) is ignored.
+public final class TranscriptionJournal {
+    public let url: URL
+    public let key: String
+    public private(set) var entries: [JournalEntry] = []
+    private var fd: Int32 = -1
+
+    private struct Header: Codable { var journal: Int; var key: String }
+
+    public init(url: URL, key: String) throws {
+        self.url = url
+        self.key = key
+        entries = Self.load(url: url, key: key)
+        try rewrite()
+    }
+
+    deinit {
+        if fd >= 0 { close(fd) }
+    }
+
+    /// Entries of a previous run, by chunk index.
+    public var finished: [Int: JournalEntry] {
+        Dictionary(entries.map { ($0.chunk.index, $0) }, uniquingKeysWith: { _, last in last })
+    }
+
+    public func append(_ entry: JournalEntry) throws {
+        var line = try JSONEncoder().encode(entry)
+        line.append(0x0A)
+        try write(line)
+        entries.append(entry)
+    }
+
+    /// Removes the journal once its transcript has been written out.
+    public func discard() {
+        if fd >= 0 { close(fd); fd = -1 }
+        unlink(url.path)
+    }
+
+    /// Starts the file afresh with the header and the entries still valid, dropping any torn
+    /// tail so later appends begin on a clean line.
+    private func rewrite() throws {
+        let encoder = JSONEncoder()
+        var data = try encoder.encode(Header(journal: 1, key: key)) + Data([0x0A])
+        for entry in entries { data += try encoder.encode(entry) + Data([0x0A]) }
+        try AtomicFile.write(data, to: url)
+        fd = open(url.path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        guard fd >= 0 else { throw JournalError.io(path: url.path, reason: String(cString: strerror(errno))) }
+    }
+
+    private func write(_ data: Data) throws {
+        try data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw JournalError.io(path: url.path, reason: String(cString: strerror(errno)))
+                }
+                offset += n
+            }
+        }
+        guard fsync(fd) == 0 else { throw JournalError.io(path: url.path, reason: String(cString: strerror(errno))) }
+    }
+
+    private static func lines(url: URL) -> [Data] {
+        guard let data = try? Data(contentsOf: url) else { return [] }
+        return data.split(separator: 0x0A, omittingEmptySubsequences: true).map { Data($0) }
+    }
+
+    private static func load(url: URL, key: String) -> [JournalEntry] {
+        let lines = lines(url: url)
+        guard let first = lines.first, let header = try? JSONDecoder().decode(Header.self, from: first), header.key == key else { return [] }
+        var entries: [JournalEntry] = []
+        for line in lines.dropFirst() {
+            guard let entry = try? JSONDecoder().decode(JournalEntry.self, from: line) else { break }
+            entries.append(entry)
+        }
+        return entries
+    }
+}

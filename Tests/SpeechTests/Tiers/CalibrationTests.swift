@@ -1,0 +1,43 @@
+import CapforgeCore
+import Speech
+import Testing
+
+@Suite struct CalibrationTests {
+    @Test func fitIsMonotoneAndReflectsAccuracy() {
+        // Words at raw 0.9 are right 90 % of the time, at 0.2 only 20 %: a well-behaved engine.
+        var observations: [(raw: Double, correct: Bool)] = []
+        for (raw, rate) in [(0.2, 0.2), (0.5, 0.5), (0.9, 0.9)] {
+            for i in 0..<100 { observations.append((raw, Double(i) < rate * 100)) }
+        }
+        let c = ConfidenceCalibration.fit(observations, note: "synthetic")
+        #expect(c.measured)
+        #expect(abs(c(0.2) - 0.2) < 1e-9 && abs(c(0.9) - 0.9) < 1e-9)
+        #expect(abs(c(0.7) - 0.7) < 1e-9, "interpolated between points")
+        let grid = stride(from: 0.0, through: 1.0, by: 0.05).map { c($0) }
+        #expect(zip(grid, grid.dropFirst()).allSatisfy { $0 <= $1 })
+    }
+
+    @Test func overconfidentEngineIsPulledDown() {
+        let observations = (0..<200).map { i in (raw: 0.95, correct: i % 2 == 0) } + (0..<50).map { _ in (raw: 0.3, correct: false) }
+        let c = ConfidenceCalibration.fit(observations, note: "synthetic")
+        #expect(abs(c(0.95) - 0.5) < 1e-9)
+        #expect(c(0.3) == 0)
+    }
+
+    @Test func unmeasuredIsIdentityAndMarked() {
+        #expect(!ConfidenceCalibration.unmeasured.measured)
+        #expect(ConfidenceCalibration.unmeasured(0.37) == 0.37)
+        let word = Word(text: "x", start: 0, end: 1, confidence: 0.4, tier: .basic, engine: "unknown")
+        #expect(CalibrationTable(engines: [:]).apply(to: [word]).first?.calibratedConfidence == 0.4)
+    }
+
+    @Test func glossaryFixesCaseAndSpelling() {
+        let glossary = Glossary(terms: ["Capforge", "Jane Austen", " ", "libass"])
+        let words = ["capforge,", "uses", "LIBASS", "austen.", "jane"].enumerated().map {
+            Word(text: $0.element, start: Double($0.offset), end: Double($0.offset) + 1, confidence: 1, tier: .modern, engine: "w")
+        }
+        #expect(glossary.apply(to: words).map(\.text) == ["Capforge,", "uses", "libass", "Austen.", "Jane"])
+        #expect(glossary.prompt == "Glossary: Capforge, Jane Austen, libass.")
+        #expect(Glossary(terms: []).prompt == nil)
+    }
+}

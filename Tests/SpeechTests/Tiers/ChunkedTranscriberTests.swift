@@ -1,0 +1,133 @@
+import CapforgeCore
+import Foundation
+import Speech
+import Testing
+
+@Suite struct ChunkedTranscriberTests {
+    /// Three chunks of "speech" separated by long pauses.
+    let audio = burstAudio(seconds: 100, bursts: [(2, 12), (40, 50), (80, 90)])
+    let english = TierPlan(language: "en", mode: .modern, basicFallback: true)
+
+    func transcriber(_ modern: ToneEngine?, _ basic: ToneEngine?, options: TranscriptionOptions = TranscriptionOptions()) -> ChunkedTranscriber {
+        ChunkedTranscriber(engines: TierEngines(modern: modern.map { [$0] } ?? [], basic: basic.map { [$0] } ?? []),
+                           calibration: CalibrationTable(engines: [:]), options: options)
+    }
+
+    @Test func allModernWhenNothingFails() throws {
+        let t = try transcriber(ToneEngine(engine: "whisper", tier: .modern, languages: ["en"]), ToneEngine(engine: "pocketsphinx", tier: .basic, languages: ["en"]))
+            .transcribe(audio, plan: english)
+        #expect(t.tier == .modern)
+        #expect(t.chunks.count == 3)
+        #expect(t.chunks.allSatisfy { $0.outcome == .recognised && $0.tier == .modern })
+        #expect(t.words.count == 60)
+        #expect(t.engines.map(\.engine) == ["whisper"])
+    }
+
+    @Test func aFailingChunkFallsBackAndOnlyItIsFlaggedBasic() throws {
+        let modern = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"])
+        modern.behaviour = { $0 == 1 ? .fail : .recognise }
+        let t = try transcriber(modern, ToneEngine(engine: "pocketsphinx", tier: .basic, languages: ["en"])).transcribe(audio, plan: english)
+        #expect(t.tier == .mixed)
+        #expect(t.chunks.map(\.tier) == [.modern, .basic, .modern])
+        #expect(t.words.filter { $0.tier == .basic }.allSatisfy { $0.start >= 40 && $0.end <= 50.5 })
+        #expect(t.words.filter { $0.tier == .basic }.count == 20)
+        #expect(abs(t.basicShare - 1.0 / 3) < 0.01)
+        #expect(Set(t.engines.map(\.engine)) == ["whisper", "pocketsphinx"])
+    }
+
+    @Test func aTimedOutChunkFallsBack() throws {
+        let modern = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"])
+        modern.behaviour = { $0 == 0 ? .hangUntilCancelled : .recognise }
+        var options = TranscriptionOptions()
+        options.minimumDeadline = 0.2
+        options.deadlineFactor = 0.01
+        let started = Date()
+        let t = try transcriber(modern, ToneEngine(engine: "pocketsphinx", tier: .basic, languages: ["en"]), options: options)
+            .transcribe(audio, plan: english)
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(t.chunks.map(\.tier) == [.basic, .modern, .modern])
+    }
+
+    @Test func everyTierFailingIsRecordedWithItsSpan() throws {
+        let modern = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"])
+        let basic = ToneEngine(engine: "pocketsphinx", tier: .basic, languages: ["en"])
+        modern.behaviour = { $0 == 2 ? .fail : .recognise }
+        basic.behaviour = { _ in .fail }
+        let t = try transcriber(modern, basic).transcribe(audio, plan: english)
+        #expect(t.tier == .modern)
+        let failed = t.chunks[2]
+        #expect(failed.outcome == .failed)
+        #expect(failed.start >= 79 && failed.end <= 91)
+        #expect(failed.error?.contains("injected failure; then") == true)
+    }
+
+    @Test func emptyResultIsSilenceNotFailure() throws {
+        let modern = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"])
+        let basic = ToneEngine(engine: "pocketsphinx", tier: .basic, languages: ["en"])
+        modern.behaviour = { _ in .empty }
+        let t = try transcriber(modern, basic).transcribe(audio, plan: english)
+        #expect(t.chunks.allSatisfy { $0.outcome == .silence && $0.tier == .modern })
+        #expect(basic.calls.isEmpty, "an empty result must not trigger the fallback")
+        #expect(t.tier == .empty)
+    }
+
+    @Test func silentAudioRunsNoEngine() throws {
+        let modern = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"])
+        let t = try transcriber(modern, nil).transcribe(burstAudio(seconds: 60, bursts: []), plan: english)
+        #expect(t.words.isEmpty && t.chunks.isEmpty)
+        #expect(modern.calls.isEmpty)
+    }
+
+    @Test func userCancellationStopsTheRun() {
+        let modern = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"])
+        modern.behaviour = { _ in .hangUntilCancelled }
+        let cancellation = Cancellation()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { cancellation.cancel() }
+        #expect(throws: SpeechError.cancelled) {
+            try transcriber(modern, ToneEngine(engine: "pocketsphinx", tier: .basic, languages: ["en"]))
+                .transcribe(audio, plan: english, cancellation: cancellation)
+        }
+    }
+
+    @Test func overlappingChunksKeepEachWordOnce() throws {
+        let long = burstAudio(seconds: 80, bursts: [(1, 79)])
+        let t = try transcriber(ToneEngine(engine: "whisper", tier: .modern, languages: ["en"]), nil).transcribe(long, plan: english)
+        #expect(t.chunks.count >= 3)
+        for (a, b) in zip(t.words, t.words.dropFirst()) {
+            #expect(b.start >= a.start + 0.2, "duplicate or out of order near \(a.start)")
+        }
+    }
+
+    @Test func progressReportsEveryChunk() throws {
+        var events: [ChunkProgress] = []
+        _ = try transcriber(ToneEngine(engine: "whisper", tier: .modern, languages: ["en"]), nil).transcribe(audio, plan: english) { events.append($0) }
+        #expect(events.map(\.chunk) == [0, 1, 2])
+        #expect(events.last?.fraction == 1)
+        #expect(events.map(\.wordsSoFar) == [20, 40, 60])
+    }
+
+    @Test func arbitrationPicksByCalibratedScore() throws {
+        let modern = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"], confidence: 0.6)
+        let basic = ToneEngine(engine: "vosk", tier: .basic, languages: ["en"], confidence: 0.9)
+        let plan = TierPlan(language: "en", mode: .arbitrate, basicFallback: false)
+        let raw = try transcriber(modern, basic).transcribe(audio, plan: plan)
+        #expect(raw.tier == .basic, "0.9 beats 0.6 on an identity calibration")
+        // Calibrated, the basic engine's 0.9 is worth 0.3: the modern tier wins.
+        let calibration = CalibrationTable(engines: ["vosk": ConfidenceCalibration(
+            points: [.init(raw: 0, calibrated: 0), .init(raw: 1, calibrated: 0.333)], measured: true, note: "test")])
+        let calibrated = try ChunkedTranscriber(engines: TierEngines(modern: [modern], basic: [basic]), calibration: calibration).transcribe(audio, plan: plan)
+        #expect(calibrated.tier == .modern)
+    }
+
+    @Test func arbitrationRules() {
+        let rules = ArbitrationRules()
+        func words(_ text: String, _ score: Double, _ tier: Tier) -> [Word] {
+            [Word(text: text, start: 0, end: 1, confidence: score, tier: tier, engine: "e")]
+        }
+        #expect(rules.choose(modern: words("hello", 0.70, .modern), basic: words("hello", 0.73, .basic)) == .modern, "tie goes to modern")
+        #expect(rules.choose(modern: words("hello", 0.60, .modern), basic: words("hello", 0.80, .basic)) == .basic)
+        #expect(rules.choose(modern: words("hello", 0.40, .modern), basic: words("hello", 0.45, .basic)) == .notCaught)
+        #expect(rules.choose(modern: words("a", 0.99, .modern), basic: nil) == .notCaught, "a few letters never win")
+        #expect(rules.choose(modern: nil, basic: words("hello", 0.6, .basic)) == .basic)
+    }
+}

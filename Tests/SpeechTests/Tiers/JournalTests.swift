@@ -1,0 +1,55 @@
+import CapforgeCore
+import Foundation
+import Speech
+import Testing
+
+@Suite struct JournalTests {
+    let audio = burstAudio(seconds: 100, bursts: [(2, 12), (40, 50), (80, 90)])
+    let plan = TierPlan(language: "en", mode: .modern, basicFallback: false)
+
+    func tempJournal() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID())/talk.journal")
+    }
+
+    @Test func interruptedRunResumesToTheSameTranscript() throws {
+        let url = tempJournal()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let reference = try ChunkedTranscriber(engines: TierEngines(modern: [ToneEngine(engine: "whisper", tier: .modern, languages: ["en"])], basic: []),
+                                               calibration: CalibrationTable(engines: [:])).transcribe(audio, plan: plan)
+
+        // First run: the user interrupts during the third chunk.
+        let interrupted = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"])
+        interrupted.behaviour = { $0 == 2 ? .hangUntilCancelled : .recognise }
+        let cancellation = Cancellation()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { cancellation.cancel() }
+        #expect(throws: SpeechError.cancelled) {
+            try ChunkedTranscriber(engines: TierEngines(modern: [interrupted], basic: []), calibration: CalibrationTable(engines: [:]))
+                .transcribe(audio, plan: plan, journal: try TranscriptionJournal(url: url, key: "k1"), cancellation: cancellation)
+        }
+
+        // Second run: only the third chunk is recognised again.
+        let resumedEngine = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"])
+        var resumedFlags: [Bool] = []
+        let resumed = try ChunkedTranscriber(engines: TierEngines(modern: [resumedEngine], basic: []), calibration: CalibrationTable(engines: [:]))
+            .transcribe(audio, plan: plan, journal: try TranscriptionJournal(url: url, key: "k1")) { resumedFlags.append($0.resumed) }
+        #expect(resumedFlags == [true, true, false])
+        #expect(resumedEngine.calls.count == 1)
+        #expect(resumed == reference)
+    }
+
+    @Test func tornLastLineAndForeignKeysAreIgnored() throws {
+        let url = tempJournal()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let engine = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"])
+        _ = try ChunkedTranscriber(engines: TierEngines(modern: [engine], basic: []), calibration: CalibrationTable(engines: [:]))
+            .transcribe(audio, plan: plan, journal: try TranscriptionJournal(url: url, key: "k1"))
+        // Simulate a process killed while writing a line.
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("{\"chunk\":{\"index\":3,\"sta".utf8))
+        try handle.close()
+        #expect(try TranscriptionJournal(url: url, key: "k1").entries.count == 3)
+        #expect(try TranscriptionJournal(url: url, key: "k1").entries.count == 3, "reopening rewrote a clean file")
+        #expect(try TranscriptionJournal(url: url, key: "other settings").entries.isEmpty)
+    }
+}

@@ -1,0 +1,63 @@
+import CapforgeCore
+import Foundation
+import Speech
+
+/// Audio with tone bursts ("speech") at the given spans and silence elsewhere.
+func burstAudio(seconds: Double, bursts: [(Double, Double)], startTime: Double = 0) -> MonoAudio {
+    var samples = [Float](repeating: 0, count: Int(seconds * 16_000))
+    for (from, to) in bursts {
+        for i in Int(from * 16_000)..<min(samples.count, Int(to * 16_000)) {
+            samples[i] = 0.3 * Float(sin(2 * Double.pi * 220 * Double(i) / 16_000))
+        }
+    }
+    return MonoAudio(samples: samples, startTime: startTime)
+}
+
+/// A real, deterministic recogniser of tone bursts: one word per 0.5 s of sound it hears, timed
+/// where the sound is. Lets orchestration be tested without a model.
+final class ToneEngine: SpeechEngine, @unchecked Sendable {
+    let identity: EngineIdentity
+    let supportedLanguages: Set<String>
+    let confidence: Double
+    /// Calls to this engine, in order: the start time of each clip it was given.
+    private(set) var calls: [Double] = []
+    private let lock = NSLock()
+    /// Decides, per call number (0-based), whether this call should fail or hang.
+    var behaviour: (Int) -> Behaviour = { _ in .recognise }
+
+    enum Behaviour { case recognise, fail, hangUntilCancelled, empty }
+
+    init(engine: String, tier: Tier, languages: Set<String>, confidence: Double = 0.9) {
+        identity = EngineIdentity(engine: engine, tier: tier, model: "\(engine)-model")
+        supportedLanguages = languages
+        self.confidence = confidence
+    }
+
+    func transcribe(_ audio: MonoAudio, language: String, cancellation: Cancellation) throws -> [Word] {
+        lock.lock()
+        let call = calls.count
+        calls.append(audio.startTime)
+        lock.unlock()
+        switch behaviour(call) {
+        case .fail:
+            throw SpeechError.engineFailed(engine: identity.engine, reason: "injected failure")
+        case .hangUntilCancelled:
+            while true {
+                if let reason = cancellation.reason {
+                    throw reason == .deadline ? SpeechError.timedOut(seconds: 0) : SpeechError.cancelled
+                }
+                usleep(2_000)
+            }
+        case .empty:
+            return []
+        case .recognise:
+            var vad = EnergyVAD.Configuration()
+            vad.padding = 0
+            return EnergyVAD(configuration: vad).speechRegions(in: audio).flatMap { region in
+                stride(from: region.start, to: region.end - 0.25, by: 0.5).map { t in
+                    Word(text: "tone", start: t, end: min(region.end, t + 0.5), confidence: confidence, tier: identity.tier, engine: identity.engine)
+                }
+            }
+        }
+    }
+}
