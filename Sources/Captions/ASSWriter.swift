@@ -1,0 +1,107 @@
+import CapforgeCore
+import Foundation
+
+/// The video picture captions are laid out on.
+public struct VideoSize: Sendable, Equatable, Codable {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+}
+
+/// ASS for libass burn-in and players: canvas equal to the video (libass's 384×288 default
+/// would blow fonts up), basic-tier cues in the `Basic` style, a `Notice` event while any
+/// basic-tier speech exists, and low-confidence words coloured.
+public struct ASSWriter: SubtitleWriter {
+    public static let defaultNotice = "Automatic captions \u{2014} basic recognition, lower accuracy"
+    /// Words scoring below this (calibrated when known) are coloured.
+    public static let defaultLowConfidence = 0.5
+
+    public var cues: [Cue]
+    public var transcript: Transcript
+    public var video: VideoSize
+    public var style: StyleSheet
+    public var lowConfidenceThreshold: Double
+    public var noticeText: String
+
+    public init(
+        cues: [Cue], transcript: Transcript, video: VideoSize, style: StyleSheet,
+        lowConfidenceThreshold: Double = defaultLowConfidence, noticeText: String = defaultNotice
+    ) {
+        self.cues = cues
+        self.transcript = transcript
+        self.video = video
+        self.style = style
+        self.lowConfidenceThreshold = lowConfidenceThreshold
+        self.noticeText = noticeText
+    }
+
+    public func render() -> String {
+        let summary = TierSummary(transcript: transcript)
+        var lines = ["[Script Info]", "; Capforge captions"] + summary.lines.map { "; " + $0 }
+        lines += [
+            "ScriptType: v4.00+",
+            // Lines are broken by the cue builder; smart wrapping only rescues a line too wide for the picture.
+            "WrapStyle: 3",
+            "ScaledBorderAndShadow: yes",
+            // libass ignores this header; burn-in converts colours with the video's own matrix.
+            "YCbCr Matrix: None",
+            "PlayResX: \(video.width)",
+            "PlayResY: \(video.height)",
+            "",
+            "[V4+ Styles]",
+        ]
+        lines += style.styleLines(height: video.height)
+        lines += ["", "[Events]", "Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text"]
+        if summary.hasBasicSpeech {
+            let end = max(Int((transcript.duration * 1000).rounded()), cues.map(\.end).max() ?? 0)
+            lines.append(event(layer: 1, start: 0, end: end, style: ASSReader.noticeStyle, text: escape(noticeText)))
+        }
+        for cue in cues {
+            let text = colouredLines(cue).joined(separator: "\\N")
+            lines.append(event(layer: 0, start: cue.start, end: cue.end, style: cue.tier == .basic ? "Basic" : "Default", text: text))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func event(layer: Int, start: Int, end: Int, style: String, text: String) -> String {
+        "Dialogue: \(layer),\(Timecode.centiseconds(start)),\(Timecode.centiseconds(end)),\(style),,0,0,0,,\(text)"
+    }
+
+    /// Each line with low-confidence words wrapped in a colour override. Words are found in
+    /// the line in order; text the words do not account for is written plainly.
+    private func colouredLines(_ cue: Cue) -> [String] {
+        var words = cue.words[...]
+        return cue.lines.map { line in
+            var output = ""
+            var rest = line[...]
+            while let word = words.first {
+                let leading = rest.prefix { $0.isWhitespace }
+                let candidate = rest.dropFirst(leading.count)
+                guard !word.text.isEmpty, candidate.hasPrefix(word.text) else { break }
+                output += escape(String(leading))
+                let text = escape(word.text)
+                output += word.score < lowConfidenceThreshold ? "{\\c&H\(colourTag)&}\(text){\\r}" : text
+                rest = candidate.dropFirst(word.text.count)
+                words.removeFirst()
+            }
+            return output + escape(String(rest))
+        }
+    }
+
+    /// `\c` takes BBGGRR: the style file's colour without its alpha byte.
+    private var colourTag: String {
+        String(style.lowConfidenceColour.uppercased().replacingOccurrences(of: "&", with: "").dropFirst().suffix(6))
+    }
+
+    /// ASS has no escape for braces, and `\N`, `\n`, `\h` are commands: braces become their
+    /// fullwidth forms and a word joiner keeps a backslash literal.
+    private func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "{", with: "\u{FF5B}")
+            .replacingOccurrences(of: "}", with: "\u{FF5D}")
+            .replacingOccurrences(of: "\\", with: "\\\u{2060}")
+    }
+}

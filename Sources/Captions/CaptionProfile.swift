@@ -1,0 +1,106 @@
+import Foundation
+
+/// The rules a caption file is built and checked against.
+///
+/// Lengths are in display columns (see `TextMetrics`), times in milliseconds.
+public struct CaptionProfile: Codable, Sendable, Equatable {
+    public var name: String
+    public var maxCharactersPerLine: Int
+    public var maxLines: Int
+    /// Hard reading-speed limit, characters per second (line breaks not counted).
+    public var maxCharactersPerSecond: Double
+    /// The speed cues are lengthened towards when there is room.
+    public var targetCharactersPerSecond: Double
+    /// Optional limit in words per minute (BBC style guides state speed this way).
+    public var maxWordsPerMinute: Double?
+    public var minDuration: Double
+    public var maxDuration: Double
+    /// Smallest gap between cues, in frames at the video's frame rate.
+    public var minGapFrames: Double
+    /// Gaps up to this many frames are closed to `minGapFrames` ("chaining").
+    public var chainGapFrames: Double
+    /// How far the out-time may run past the last word to approach the target speed.
+    public var maxLinger: Double
+    /// A silence between words at least this long always ends a cue.
+    public var pauseBreak: Double
+
+    public init(
+        name: String, maxCharactersPerLine: Int = 42, maxLines: Int = 2,
+        maxCharactersPerSecond: Double = 20, targetCharactersPerSecond: Double = 17,
+        maxWordsPerMinute: Double? = nil, minDuration: Double = 5000.0 / 6.0, maxDuration: Double = 7000,
+        minGapFrames: Double = 2, chainGapFrames: Double = 12, maxLinger: Double = 500, pauseBreak: Double = 500
+    ) {
+        self.name = name
+        self.maxCharactersPerLine = maxCharactersPerLine
+        self.maxLines = maxLines
+        self.maxCharactersPerSecond = maxCharactersPerSecond
+        self.targetCharactersPerSecond = targetCharactersPerSecond
+        self.maxWordsPerMinute = maxWordsPerMinute
+        self.minDuration = minDuration
+        self.maxDuration = maxDuration
+        self.minGapFrames = minGapFrames
+        self.chainGapFrames = chainGapFrames
+        self.maxLinger = maxLinger
+        self.pauseBreak = pauseBreak
+    }
+
+    public static let defaultName = "netflix-en"
+
+    public static let netflixEnglish = CaptionProfile(name: "netflix-en")
+    public static let bbc = CaptionProfile(
+        name: "bbc", maxCharactersPerLine: 37, maxWordsPerMinute: 180)
+    public static let dcmp = CaptionProfile(
+        name: "dcmp", maxCharactersPerLine: 32, minDuration: 2000)
+
+    public static let builtIn: [CaptionProfile] = [netflixEnglish, bbc, dcmp]
+
+    public static func named(_ name: String) throws -> CaptionProfile {
+        guard let profile = builtIn.first(where: { $0.name == name.lowercased() }) else {
+            throw ProfileError.unknown(name: name, available: builtIn.map(\.name))
+        }
+        return profile
+    }
+
+    /// Checks that the values can all be met at once, so the cue builder never has to choose
+    /// which rule to break.
+    public func validate() throws {
+        func fail(_ reason: String) -> ProfileError { .invalid(profile: name, reason: reason) }
+        guard maxCharactersPerLine >= 4 else { throw fail("maxCharactersPerLine must be at least 4") }
+        guard maxLines >= 1 else { throw fail("maxLines must be at least 1") }
+        guard maxCharactersPerSecond > 0, targetCharactersPerSecond > 0 else {
+            throw fail("reading speeds must be positive")
+        }
+        guard targetCharactersPerSecond <= maxCharactersPerSecond else {
+            throw fail("targetCharactersPerSecond is above maxCharactersPerSecond")
+        }
+        if let wpm = maxWordsPerMinute, wpm <= 0 { throw fail("maxWordsPerMinute must be positive") }
+        guard minDuration > 0, maxDuration >= minDuration else {
+            throw fail("durations must satisfy 0 < minDuration <= maxDuration")
+        }
+        guard minGapFrames >= 0, chainGapFrames >= minGapFrames else {
+            throw fail("gaps must satisfy 0 <= minGapFrames <= chainGapFrames")
+        }
+        guard maxLinger >= 0, pauseBreak > 0 else { throw fail("maxLinger and pauseBreak must be non-negative") }
+        let fullCue = Double(maxCharactersPerLine * maxLines)
+        guard fullCue * 1000 / maxCharactersPerSecond <= maxDuration else {
+            throw fail("a full cue cannot be read within maxDuration at maxCharactersPerSecond")
+        }
+    }
+}
+
+public enum ProfileError: Error, CustomStringConvertible, Equatable {
+    case unknown(name: String, available: [String])
+    case invalid(profile: String, reason: String)
+    case unreadable(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unknown(let name, let available):
+            return "unknown caption profile '\(name)'; built-in profiles: \(available.joined(separator: ", ")), or pass a profile file"
+        case .invalid(let profile, let reason):
+            return "caption profile '\(profile)' is not usable: \(reason)"
+        case .unreadable(let path, let reason):
+            return "cannot read caption profile \(path): \(reason)"
+        }
+    }
+}

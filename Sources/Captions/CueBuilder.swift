@@ -1,0 +1,222 @@
+import CapforgeCore
+import Foundation
+
+/// Turns timed words into cues by the profile's rules.
+///
+/// Segmentation is a shortest-path search over cue boundaries: each candidate cue must fit the
+/// lines, the duration and the reading time it needs, and costs less the better its end
+/// point (sentence end, then clause punctuation, then a pause). Timing then places each cue on
+/// its speech, lingers towards the target speed, and chains short gaps.
+public struct CueBuilder: Sendable {
+    public let profile: CaptionProfile
+    public let rules: CueRules
+    /// ISO 639-1 code of the text: English phrase rules apply to "en" only.
+    public let language: String
+
+    /// Delays shorter than this are routine (minimum durations) and not reported.
+    static let reportedDelay = 250
+
+    public init(profile: CaptionProfile = .netflixEnglish, fps: Double? = nil, language: String = "en") throws {
+        try profile.validate()
+        self.profile = profile
+        self.rules = try CueRules(profile: profile, framesPerSecond: fps)
+        self.language = language
+    }
+
+    private var lineBreaker: LineBreaker {
+        LineBreaker(maxWidth: profile.maxCharactersPerLine, maxLines: profile.maxLines, english: language.lowercased().hasPrefix("en"))
+    }
+
+    public func build(words input: [Word]) -> CueBuildResult {
+        var splits: [CueSplit] = []
+        let words = prepare(input, splits: &splits)
+        guard !words.isEmpty else { return CueBuildResult(cues: [], splits: splits, violations: []) }
+        let segments = segment(words)
+        let cues = place(segments, of: words, splits: &splits)
+        splits.sort { ($0.cue, $0.time) < ($1.cue, $1.time) }
+        return CueBuildResult(cues: cues, splits: splits, violations: rules.violations(in: cues))
+    }
+
+    // MARK: - Words
+
+    private func prepare(_ input: [Word], splits: inout [CueSplit]) -> [TimedWord] {
+        let sorted = input.enumerated()
+            .map { offset, word -> (Int, Word) in
+                var word = word
+                word.text = word.text.trimmingCharacters(in: .whitespacesAndNewlines)
+                return (offset, word)
+            }
+            .filter { !$0.1.text.isEmpty }
+            .sorted { ($0.1.start, $0.0) < ($1.1.start, $1.0) }
+            .map(\.1)
+        var words: [TimedWord] = []
+        for word in sorted {
+            var timed = TimedWord(word)
+            if timed.end - timed.start > rules.longestDuration {
+                timed.end = timed.start + rules.longestDuration
+                splits.append(CueSplit(
+                    reason: .wordTooLong, cue: 0, time: timed.start,
+                    message: "\"\(word.text)\" lasted \(String(format: "%.1f", word.duration)) s; shown for \(rules.longestDuration) ms"))
+            }
+            let pieces = cut(timed)
+            if pieces.count > 1 {
+                splits.append(CueSplit(
+                    reason: .wordTooWide, cue: 0, time: timed.start,
+                    message: "\"\(word.text)\" is wider than a \(profile.maxCharactersPerLine)-character line; cut into \(pieces.count) pieces"))
+            }
+            words += pieces
+        }
+        return words
+    }
+
+    /// Cuts a word wider than a line into line-sized pieces sharing its time.
+    private func cut(_ word: TimedWord) -> [TimedWord] {
+        let limit = profile.maxCharactersPerLine
+        guard TextUnit.units(of: [word.word.text]).contains(where: { $0.width > limit }) else { return [word] }
+        var pieces: [String] = [""]
+        for character in word.word.text {
+            if TextMetrics.width(pieces[pieces.count - 1] + String(character)) > limit { pieces.append("") }
+            pieces[pieces.count - 1].append(character)
+        }
+        let span = word.end - word.start
+        return pieces.enumerated().map { index, text in
+            var piece = word
+            piece.word.text = text
+            piece.start = word.start + span * index / pieces.count
+            piece.end = word.start + span * (index + 1) / pieces.count
+            return piece
+        }
+    }
+
+    // MARK: - Segmentation
+
+    /// Word index ranges of the cheapest valid segmentation.
+    private func segment(_ words: [TimedWord]) -> [Range<Int>] {
+        let n = words.count
+        var best = [Double](repeating: .infinity, count: n + 1)
+        var from = [Int](repeating: 0, count: n + 1)
+        best[0] = 0
+        for start in 0..<n where best[start].isFinite {
+            var speechEnd = words[start].end
+            for end in (start + 1)...n {
+                let last = words[end - 1]
+                if end - 1 > start && last.start - words[end - 2].end >= Int(profile.pauseBreak) { break }
+                let units = TextUnit.units(of: words[start..<end].map(\.word.text))
+                speechEnd = max(speechEnd, last.end)
+                guard lineBreaker.fits(units), speechEnd - words[start].start <= rules.longestDuration else { break }
+                let text = [TextUnit.join(units[...])]
+                guard rules.requiredDuration(lines: text) <= rules.longestDuration else { break }
+                let cost = best[start] + cueCost(words, start..<end, units: units, text: text, speechEnd: speechEnd)
+                if cost < best[end] {
+                    best[end] = cost
+                    from[end] = start
+                }
+            }
+        }
+        var ranges: [Range<Int>] = []
+        var end = n
+        while end > 0 {
+            ranges.insert(from[end]..<end, at: 0)
+            end = from[end]
+        }
+        return ranges
+    }
+
+    private func cueCost(_ words: [TimedWord], _ range: Range<Int>, units: [TextUnit], text: [String], speechEnd: Int) -> Double {
+        var cost = 6.0 + Double(lineBreaker.lineCount(units) - 1)
+        let start = words[range.lowerBound].start
+        var available = speechEnd + Int(profile.maxLinger) - start
+        if range.upperBound < words.count {
+            cost += boundaryCost(after: range.upperBound - 1, in: words)
+            available = min(available, words[range.upperBound].start - rules.timing.chainedGap - start)
+        }
+        let speed = Double(TextMetrics.characterCount(text)) * 1000 / Double(max(available, 1))
+        if speed > profile.targetCharactersPerSecond { cost += (speed - profile.targetCharactersPerSecond) * 2 }
+        if speed > profile.maxCharactersPerSecond { cost += (speed - profile.maxCharactersPerSecond) * 10 }
+        if Double(available) < profile.minDuration { cost += 3 + (profile.minDuration - Double(available)) / 100 }
+        return cost
+    }
+
+    private func boundaryCost(after index: Int, in words: [TimedWord]) -> Double {
+        let text = words[index].word.text
+        let pause = words[index + 1].start - words[index].end
+        if Punctuation.endsSentence(text) || Double(pause) >= profile.pauseBreak { return 0 }
+        var cost = Punctuation.endsClause(text) ? 3.0 : 12.0
+        if pause >= 100 { cost = min(cost, max(1, 10 - Double(pause) / 40)) }
+        if lineBreaker.english && cost >= 12 {
+            if EnglishBreakRules.startsPhrase.contains(EnglishBreakRules.normalised(words[index + 1].word.text)) { cost = 8 }
+            if EnglishBreakRules.bindsForward.contains(EnglishBreakRules.normalised(text)) { cost = 20 }
+        }
+        return cost
+    }
+
+    /// A boundary no reader would choose: no punctuation and barely a pause.
+    private func isNatural(after index: Int, in words: [TimedWord]) -> Bool {
+        let text = words[index].word.text
+        return Punctuation.endsSentence(text) || Punctuation.endsClause(text)
+            || words[index + 1].start - words[index].end >= 250
+    }
+
+    // MARK: - Timing
+
+    private func place(_ segments: [Range<Int>], of words: [TimedWord], splits: inout [CueSplit]) -> [Cue] {
+        let timing = rules.timing
+        var cues: [Cue] = []
+        var nextStart = words[segments[0].lowerBound].start
+        for (index, range) in segments.enumerated() {
+            let cueWords = words[range]
+            let lines = lineBreaker.layout(TextUnit.units(of: cueWords.map(\.word.text))) ?? [cueWords.map(\.word.text).joined(separator: " ")]
+            let speechStart = cueWords.first!.start
+            let speechEnd = cueWords.map(\.end).max()!
+            let start = nextStart
+            if start - speechStart >= Self.reportedDelay {
+                splits.append(CueSplit(reason: .delayed, cue: index + 1, time: start,
+                                       message: "shown \(start - speechStart) ms after its speech starts to keep earlier cues readable"))
+            }
+            if range.upperBound < words.count && !isNatural(after: range.upperBound - 1, in: words)
+                && Double(words[range.upperBound].start - words[range.upperBound - 1].end) < profile.pauseBreak {
+                splits.append(CueSplit(reason: .noNaturalBreak, cue: index + 1, time: words[range.upperBound - 1].end,
+                                       message: "speech without punctuation or pause was too long for one cue; split after \"\(words[range.upperBound - 1].word.text)\""))
+            }
+            let required = rules.requiredDuration(lines: lines)
+            let targetEnd = start + Int((Double(TextMetrics.characterCount(lines)) * 1000 / profile.targetCharactersPerSecond).rounded(.up))
+            var end = max(speechEnd, min(targetEnd, speechEnd + Int(profile.maxLinger)))
+            let nextSpeech = index + 1 < segments.count ? words[segments[index + 1].lowerBound].start : nil
+            if let nextSpeech { end = min(end, nextSpeech - timing.chainedGap) }
+            end = min(max(end, start + required), start + rules.longestDuration)
+            if let nextSpeech {
+                let gap = nextSpeech - end
+                nextStart = nextSpeech
+                if gap < timing.chainedGap {
+                    nextStart = end + timing.chainedGap
+                } else if gap > timing.chainedGap && gap < timing.smallestOpenGap {
+                    if nextSpeech - timing.chainedGap - start <= rules.longestDuration {
+                        end = nextSpeech - timing.chainedGap
+                    } else if nextSpeech - timing.smallestOpenGap >= start + required {
+                        end = nextSpeech - timing.smallestOpenGap
+                    } else {
+                        nextStart = end + timing.smallestOpenGap
+                    }
+                }
+            }
+            cues.append(Cue(start: start, end: end, lines: lines, words: cueWords.map(\.word)))
+        }
+        for index in splits.indices where splits[index].cue == 0 {
+            splits[index].cue = (cues.firstIndex { $0.end >= splits[index].time } ?? cues.count - 1) + 1
+        }
+        return cues
+    }
+}
+
+/// A word with its times in whole milliseconds, as cues use.
+private struct TimedWord {
+    var word: Word
+    var start: Int
+    var end: Int
+
+    init(_ word: Word) {
+        self.word = word
+        start = max(0, Int((word.start * 1000).rounded()))
+        end = max(start, Int((word.end * 1000).rounded()))
+    }
+}

@@ -1,0 +1,91 @@
+/// Splits the text of one cue into lines: as few as fit, then the break that reads best.
+struct LineBreaker {
+    let maxWidth: Int
+    let maxLines: Int
+    /// English phrase rules apply; other languages balance line lengths only.
+    let english: Bool
+
+    /// The fewest lines the units fill when packed greedily (which is the minimum).
+    func lineCount(_ units: [TextUnit]) -> Int {
+        guard !units.isEmpty else { return 0 }
+        var lines = 1
+        var width = 0
+        for (index, unit) in units.enumerated() {
+            let added = index == 0 || width == 0 ? unit.width : TextMetrics.width(unit.separator) + unit.width
+            if width > 0 && width + added > maxWidth {
+                lines += 1
+                width = unit.width
+            } else {
+                width += added
+            }
+        }
+        return lines
+    }
+
+    func fits(_ units: [TextUnit]) -> Bool {
+        lineCount(units) <= maxLines && units.allSatisfy { $0.width <= maxWidth }
+    }
+
+    /// The best layout in the fewest lines, or nil when the units do not fit. A dynamic
+    /// programme over break positions weighs phrase rules against line balance.
+    func layout(_ units: [TextUnit]) -> [String]? {
+        guard fits(units) else { return nil }
+        let count = lineCount(units)
+        guard count > 1 else { return [TextUnit.join(units[...])] }
+        // best[l][i]: cheapest way to set units[0..<i] in l lines; choice remembers the last break.
+        let n = units.count
+        let ideal = Double(TextUnit.width(units[...])) / Double(count)
+        var best = Array(repeating: Array(repeating: Double.infinity, count: n + 1), count: count + 1)
+        var choice = Array(repeating: Array(repeating: 0, count: n + 1), count: count + 1)
+        best[0][0] = 0
+        for line in 1...count {
+            for end in 1...n {
+                for start in 0..<end where best[line - 1][start].isFinite {
+                    if line == 1 && start != 0 { continue }
+                    let width = TextUnit.width(units[start..<end])
+                    guard width <= maxWidth else { continue }
+                    if line == count && end != n { continue }
+                    let cost = best[line - 1][start] + (start > 0 ? breakCost(units, before: start) : 0)
+                        + shapeCost(width: width, ideal: ideal, isLast: line == count)
+                    if cost < best[line][end] {
+                        best[line][end] = cost
+                        choice[line][end] = start
+                    }
+                }
+            }
+        }
+        var bounds: [Int] = [n]
+        var end = n
+        for line in stride(from: count, to: 0, by: -1) {
+            end = choice[line][end]
+            bounds.insert(end, at: 0)
+        }
+        return zip(bounds, bounds.dropFirst()).map { TextUnit.join(units[$0..<$1]) }
+    }
+
+    /// Balanced or bottom-heavy lines read best; a long line over a short one worst.
+    private func shapeCost(width: Int, ideal: Double, isLast: Bool) -> Double {
+        let deviation = Double(width) - ideal
+        return abs(deviation) * 0.1 + (isLast && deviation < 0 ? -deviation * 0.4 : 0)
+    }
+
+    private func breakCost(_ units: [TextUnit], before index: Int) -> Double {
+        let left = units[index - 1]
+        let right = units[index]
+        // Breaking a word of an unspaced script is fine between any two characters.
+        if right.separator.isEmpty && TextMetrics.isUnspaced(right.text.first ?? " ") { return 0 }
+        if Punctuation.endsSentence(left.text) { return -8 }
+        if Punctuation.endsClause(left.text) { return -6 }
+        guard english else { return 0 }
+        let leftWord = EnglishBreakRules.normalised(left.text)
+        let rightWord = EnglishBreakRules.normalised(right.text)
+        var cost = 0.0
+        if EnglishBreakRules.bindsForward.contains(leftWord) { cost += 8 }
+        if EnglishBreakRules.startsPhrase.contains(rightWord) { cost -= 2 }
+        if EnglishBreakRules.isCapitalised(left.text) && EnglishBreakRules.isCapitalised(right.text)
+            && leftWord != "i" {
+            cost += 5  // likely a first and last name
+        }
+        return cost
+    }
+}

@@ -1,0 +1,101 @@
+import CapforgeCore
+import Foundation
+
+/// How a caption file measures up, for the JSON output and a short text summary.
+public struct QualityReport: Codable, Sendable, Equatable {
+    public struct Percentiles: Codable, Sendable, Equatable {
+        public var p50: Double
+        public var p90: Double
+        public var max: Double
+    }
+
+    public struct Warning: Codable, Sendable, Equatable {
+        public enum Kind: String, Codable, Sendable {
+            /// The same line in several cues in a row: a typical recogniser loop.
+            case repeatedLine = "repeated-line"
+            /// A long cue with little text: typical of text invented over silence or music.
+            case sparseLongCue = "sparse-long-cue"
+        }
+        public var kind: Kind
+        public var cue: Int
+        public var message: String
+    }
+
+    static let repeatRun = 3
+    static let sparseDuration = 4000
+    static let sparseSpeed = 4.0
+
+    public var cueCount: Int
+    /// Count of cues breaking each rule; every rule is listed.
+    public var violations: [String: Int]
+    public var charactersPerSecond: Percentiles?
+    /// Share of words scoring below the low-confidence threshold; nil without words.
+    public var lowConfidenceShare: Double?
+    /// Share of speech time recognised by each tier.
+    public var speechShareByTier: [String: Double]
+    public var warnings: [Warning]
+
+    public init(cues: [Cue], words: [Word], rules: CueRules, lowConfidenceThreshold: Double) {
+        cueCount = cues.count
+        var counts = Dictionary(uniqueKeysWithValues: LintRule.allCases.map { ($0.rawValue, 0) })
+        for violation in rules.violations(in: cues) { counts[violation.rule.rawValue, default: 0] += 1 }
+        violations = counts
+        let speeds = cues.filter { $0.duration > 0 }
+            .map { Double(TextMetrics.characterCount($0.lines)) * 1000 / Double($0.duration) }.sorted()
+        charactersPerSecond = speeds.isEmpty ? nil : Percentiles(
+            p50: Self.rounded(Self.percentile(speeds, 0.5)), p90: Self.rounded(Self.percentile(speeds, 0.9)), max: Self.rounded(speeds.last!))
+        lowConfidenceShare = words.isEmpty ? nil
+            : Self.rounded(Double(words.filter { $0.score < lowConfidenceThreshold }.count) / Double(words.count))
+        let seconds = words.reduce(into: [Tier: Double]()) { $0[$1.tier, default: 0] += max(0, $1.duration) }
+        let total = seconds.values.reduce(0, +)
+        speechShareByTier = Dictionary(uniqueKeysWithValues: Tier.allCases.map { ($0.rawValue, total > 0 ? Self.rounded((seconds[$0] ?? 0) / total) : 0) })
+        warnings = Self.repeatedLines(cues) + Self.sparseCues(cues)
+    }
+
+    public var violationCount: Int { violations.values.reduce(0, +) }
+
+    /// A few lines for a terminal.
+    public var summary: String {
+        var lines = ["\(cueCount) cues, \(violationCount) rule violations"]
+        let broken = violations.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+        if !broken.isEmpty { lines.append("  " + broken.map { "\($0.key): \($0.value)" }.joined(separator: ", ")) }
+        if let cps = charactersPerSecond {
+            lines.append(String(format: "  reading speed: median %.1f, 90th percentile %.1f, max %.1f characters/s", cps.p50, cps.p90, cps.max))
+        }
+        if let low = lowConfidenceShare { lines.append(String(format: "  low-confidence words: %.1f%%", low * 100)) }
+        let tiers = Tier.allCases.map { String(format: "%@ %.1f%%", $0.rawValue, (speechShareByTier[$0.rawValue] ?? 0) * 100) }
+        lines.append("  speech by tier: " + tiers.joined(separator: ", "))
+        lines += warnings.map { "  warning: cue \($0.cue): \($0.message)" }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+        sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.up)) - 1)]
+    }
+
+    private static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+
+    private static func repeatedLines(_ cues: [Cue]) -> [Warning] {
+        guard !cues.isEmpty else { return [] }
+        let keys = cues.map { $0.text.lowercased().filter { $0.isLetter || $0.isNumber } }
+        var warnings: [Warning] = []
+        var runStart = 0
+        for index in 1...cues.count where index == cues.count || keys[index] != keys[runStart] {
+            if index - runStart >= repeatRun && !keys[runStart].isEmpty {
+                warnings.append(Warning(kind: .repeatedLine, cue: runStart + 1,
+                                        message: "\"\(cues[runStart].lines.joined(separator: " "))\" repeats in \(index - runStart) cues in a row; the recogniser may have looped"))
+            }
+            runStart = index
+        }
+        return warnings
+    }
+
+    private static func sparseCues(_ cues: [Cue]) -> [Warning] {
+        cues.enumerated().compactMap { index, cue in
+            let speed = Double(TextMetrics.characterCount(cue.lines)) * 1000 / Double(max(cue.duration, 1))
+            guard cue.duration >= sparseDuration && speed < sparseSpeed else { return nil }
+            return Warning(kind: .sparseLongCue, cue: index + 1,
+                           message: String(format: "%.1f s for only \"%@\"; text over silence or music may be invented", Double(cue.duration) / 1000, cue.text.replacingOccurrences(of: "\n", with: " ")))
+        }
+    }
+}

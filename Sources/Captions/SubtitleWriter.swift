@@ -1,0 +1,25 @@
+import CapforgeCore
+import Foundation
+
+/// A rendered caption file. Writing goes through a temporary and a rename, so a player or an
+/// interrupted run never sees half a file.
+public protocol SubtitleWriter {
+    func render() throws -> String
+}
+
+extension SubtitleWriter {
+    public func write(to url: URL) throws {
+        try AtomicFile.write(render(), to: url)
+    }
+}
+
+/// Player naming convention, `<stem>.<lang>.<ext>` beside the video (e.g. `talk.en.srt`),
+/// which VLC, mpv, Plex and Jellyfin pick up with the language set.
+public enum OutputNaming {
+    public static func url(forVideo video: URL, language: String, format: SubtitleFormat) -> URL {
+        let stem = video.deletingPathExtension().lastPathComponent
+        let code = language.trimmingCharacters(in: .whitespaces).lowercased()
+        let name = code.isEmpty ? "\(stem).\(format.fileExtension)" : "\(stem).\(code).\(format.fileExtension)"
+        return video.deletingLastPathComponent().appendingPathComponent(name)
+    }
+}

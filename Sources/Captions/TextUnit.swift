@@ -1,0 +1,54 @@
+/// The smallest piece of text a line may break before: a word, or a single character in
+/// scripts written without spaces.
+struct TextUnit: Equatable {
+    var text: String
+    /// What joins it to the unit before when both are on one line.
+    var separator: String
+    var width: Int { TextMetrics.width(text) }
+
+    static func units(of words: [String]) -> [TextUnit] {
+        var units: [TextUnit] = []
+        for word in words {
+            for (offset, piece) in pieces(of: word).enumerated() {
+                let separator = offset == 0
+                    ? units.last.map { TextMetrics.separator(between: $0.text, and: piece) } ?? ""
+                    : ""
+                units.append(TextUnit(text: piece, separator: separator))
+            }
+        }
+        return units
+    }
+
+    /// Splits a word so each character of an unspaced script stands alone.
+    private static func pieces(of word: String) -> [String] {
+        var pieces: [String] = []
+        var run = ""
+        for character in word {
+            if TextMetrics.isUnspaced(character) {
+                if !run.isEmpty { pieces.append(run); run = "" }
+                pieces.append(String(character))
+            } else {
+                run.append(character)
+            }
+        }
+        if !run.isEmpty { pieces.append(run) }
+        return pieces
+    }
+
+    static func join(_ units: ArraySlice<TextUnit>) -> String {
+        var text = ""
+        for (offset, unit) in units.enumerated() {
+            if offset > 0 { text += unit.separator }
+            text += unit.text
+        }
+        return text
+    }
+
+    static func width(_ units: ArraySlice<TextUnit>) -> Int {
+        var width = 0
+        for (offset, unit) in units.enumerated() {
+            width += unit.width + (offset > 0 ? TextMetrics.width(unit.separator) : 0)
+        }
+        return width
+    }
+}

@@ -1,0 +1,20 @@
+import CapforgeCore
+import Foundation
+
+/// Where the words came from, stated the same way in every format that can carry a comment.
+struct TierSummary {
+    let transcript: Transcript
+
+    var lines: [String] {
+        var lines = ["Recognition tier: \(transcript.tier.rawValue)"]
+        for engine in transcript.engines {
+            var line = "Engine: \(engine.engine) (\(engine.tier.rawValue) tier), model \(engine.model)"
+            if let sha = engine.modelSHA256 { line += ", sha256 \(sha)" }
+            lines.append(line)
+        }
+        lines.append(String(format: "Basic recognition share: %.1f%% of speech", transcript.basicShare * 100))
+        return lines
+    }
+
+    var hasBasicSpeech: Bool { transcript.words.contains { $0.tier == .basic } }
+}

@@ -1,0 +1,34 @@
+import CapforgeCore
+
+enum WebVTTReader {
+    static func cues(_ lines: [String]) throws -> [Cue] {
+        guard let first = lines.first, first.hasPrefix("WEBVTT"),
+              first.count == 6 || first.dropFirst(6).first.map({ $0 == " " || $0 == "\t" }) == true else {
+            throw SubtitleReadError.missingHeader(format: "WebVTT", expected: "a WEBVTT line")
+        }
+        // The first block is the header with its metadata.
+        return try SubtitleReader.blocks(lines).dropFirst().compactMap { start, block in
+            let keyword = block[0].split(whereSeparator: \.isWhitespace).first ?? ""
+            if ["NOTE", "STYLE", "REGION"].contains(keyword) && !block[0].contains("-->") { return nil }
+            guard let timingOffset = block.prefix(2).firstIndex(where: { $0.contains("-->") }) else {
+                throw SubtitleReadError.textWithoutTiming(line: start)
+            }
+            let (from, to) = try SubtitleReader.timing(block[timingOffset], line: start + timingOffset)
+            let text = block[(timingOffset + 1)...].map {
+                unescape(SubtitleReader.stripTags($0)).trimmingCharacters(in: .whitespaces)
+            }
+            return Cue(start: from, end: to, lines: text.filter { !$0.isEmpty })
+        }
+    }
+
+    static func unescape(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        return text
+            .replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&nbsp;", with: "\u{00A0}")
+            .replacingOccurrences(of: "&lrm;", with: "\u{200E}")
+            .replacingOccurrences(of: "&rlm;", with: "\u{200F}")
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
+}

@@ -1,0 +1,118 @@
+import CapforgeCore
+import Foundation
+import Testing
+
+@testable import Captions
+
+@Suite struct CueBuilderTests {
+    /// Evenly timed words: `secondsPerWord` each, `gap` between.
+    static func timed(_ text: String, from start: Double = 0, secondsPerWord: Double = 0.3, gap: Double = 0.05) -> [Word] {
+        text.split(separator: " ").enumerated().map { index, piece in
+            let begin = start + Double(index) * (secondsPerWord + gap)
+            return Fixtures.word(String(piece), begin, begin + secondsPerWord)
+        }
+    }
+
+    @Test func sentenceEndsArePreferredBreaks() throws {
+        // Too long for one cue: the break goes where the sentence ends.
+        let words = Self.timed("I went home. Then we ate dinner together and watched a film until late at night with friends.")
+        let cues = try CueBuilder(fps: 25).build(words: words).cues
+        #expect(cues.first?.text == "I went home.")
+    }
+
+    @Test func longPauseAlwaysBreaks() throws {
+        let words = Self.timed("we were there") + Self.timed("and then left", from: 1.6)
+        let result = try CueBuilder(fps: 25).build(words: words)
+        #expect(result.cues.map(\.text) == ["we were there", "and then left"])
+        #expect(result.violations.isEmpty)
+    }
+
+    @Test func shortGapsAreChainedToTwoFrames() throws {
+        // Too much text for one cue; the 0.3 s gap after "work." is closed to 2 frames.
+        let first = Self.timed("I went home after the long day at work.")
+        let words = first + Self.timed("Then we ate a late dinner and talked about the whole day.", from: first.last!.end + 0.3)
+        let cues = try CueBuilder(fps: 25).build(words: words).cues
+        #expect(cues.count == 2)
+        #expect(cues[1].start - cues[0].end == 80)
+        #expect(cues[1].start == Int((words[9].start * 1000).rounded()), "cues start with their speech")
+    }
+
+    @Test func nineSecondsWithoutBreakIsSplitAndReported() throws {
+        let text = Array(repeating: "words keep coming with no stop at all", count: 4).joined(separator: " ")
+        let words = Self.timed(text, secondsPerWord: 0.25, gap: 0.0)
+        #expect(words.last!.end > 7)
+        let result = try CueBuilder(fps: 25).build(words: words)
+        #expect(result.cues.count > 1)
+        #expect(result.violations.isEmpty)
+        #expect(result.splits.contains { $0.reason == .noNaturalBreak })
+        #expect(result.cues.flatMap(\.words) == words)
+    }
+
+    @Test func tooWideWordIsCutAndReported() throws {
+        let words = [Fixtures.word("Pneumonoultramicroscopicsilicovolcanoconiosis", 0, 2)]
+        let result = try CueBuilder(profile: .dcmp, fps: 25).build(words: words)
+        #expect(result.splits.map(\.reason) == [.wordTooWide])
+        #expect(result.violations.isEmpty)
+        #expect(result.cues.flatMap(\.lines).joined() == words[0].text)
+    }
+
+    @Test func lineBreaksFollowEnglishPhraseRules() {
+        let breaker = LineBreaker(maxWidth: 42, maxLines: 2, english: true)
+        let lines = breaker.layout(TextUnit.units(of: "We talked to Maria Garcia about the new project in the morning".split(separator: " ").map(String.init)))
+        #expect(lines == ["We talked to Maria Garcia", "about the new project in the morning"])
+        let comma = breaker.layout(TextUnit.units(of: "When it rains, we stay at home and read the old books".split(separator: " ").map(String.init)))
+        #expect(comma == ["When it rains,", "we stay at home and read the old books"])
+        #expect(breaker.layout(TextUnit.units(of: ["Short", "line."])) == ["Short line."])
+    }
+
+    @Test func unspacedScriptsBreakByWidth() throws {
+        let text = "今日はとても良い天気ですね散歩に行きましょう一緒に公園まで歩いて行きませんか"
+        let words = text.map { String($0) }.enumerated().map { Fixtures.word($1, Double($0) * 0.2, Double($0) * 0.2 + 0.18) }
+        let result = try CueBuilder(profile: .dcmp, fps: 30, language: "ja").build(words: words)
+        #expect(result.violations.isEmpty)
+        #expect(result.cues.flatMap(\.lines).joined() == text)
+        #expect(result.cues.flatMap(\.lines).allSatisfy { TextMetrics.width($0) <= 32 })
+        #expect(TextMetrics.width("日本") == 4 && TextMetrics.width("e\u{301}") == 1)
+    }
+
+    @Test func invalidProfilesAreRefused() {
+        var profile = CaptionProfile.netflixEnglish
+        profile.maxCharactersPerSecond = 5
+        profile.targetCharactersPerSecond = 4
+        #expect(throws: ProfileError.self) { try CueBuilder(profile: profile) }
+    }
+}
+
+@Suite struct StyleTests {
+    @Test(arguments: ["default", "large", "top"])
+    func shippedStylesLoadAndScale(name: String) throws {
+        let sheet = try StyleSheet.load(named: name, in: Fixtures.stylesFolder)
+        let lines = sheet.styleLines(height: 540)
+        #expect(lines.count == 4 && lines[0].hasPrefix("Format: Name, Fontname, Fontsize"))
+        #expect(lines.dropFirst().map { $0.split(separator: ",")[0] } == ["Style: Default", "Style: Basic", "Style: Notice"])
+    }
+
+    @Test func locatorSearchesEnvironmentThenExecutableThenCurrentDirectory() throws {
+        let folders = Fixtures.stylesFolder
+        let root = folders.deletingLastPathComponent()
+        let nowhere = URL(fileURLWithPath: "/")
+        #expect(try StyleLocator.folder(environment: ["CAPFORGE_STYLES": folders.path], executable: nil, currentDirectory: nowhere) == folders)
+        let executable = root.appendingPathComponent(".build/debug/capforge")
+        #expect(try StyleLocator.folder(environment: [:], executable: executable, currentDirectory: nowhere).standardizedFileURL == folders.standardizedFileURL)
+        let nested = root.appendingPathComponent("Sources/Captions")
+        #expect(try StyleLocator.folder(environment: [:], executable: nil, currentDirectory: nested).standardizedFileURL == folders.standardizedFileURL)
+        #expect(throws: StyleError.self) { try StyleLocator.folder(environment: [:], executable: nil, currentDirectory: nowhere) }
+        #expect(throws: StyleError.notFound(name: "neon", folder: folders.path, available: ["default", "large", "top"])) {
+            try StyleSheet.load(named: "neon", in: folders)
+        }
+    }
+
+    @Test func malformedStyleFilesAreExplained() {
+        #expect(throws: StyleError.missingStyle(path: "x.style", style: "Notice")) {
+            try StyleSheet.parse("Format: Name, Fontsize\nStyle: Default,50\nStyle: Basic,50\n", name: "x", path: "x.style")
+        }
+        #expect(throws: StyleError.malformed(path: "x.style", line: 2, reason: "a Style line needs a Format line before it and one value per field")) {
+            try StyleSheet.parse("Format: Name, Fontsize\nStyle: Default\n", name: "x", path: "x.style")
+        }
+    }
+}

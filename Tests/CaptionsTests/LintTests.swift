@@ -1,0 +1,101 @@
+import CapforgeCore
+import Foundation
+import Testing
+
+@testable import Captions
+
+@Suite struct LintTests {
+    /// The shape of whisper.cpp's default SRT: one segment per cue, no line length limit,
+    /// each cue ending exactly where the next begins.
+    static let whisperShaped = """
+        1
+        00:00:00,000 --> 00:00:04,640
+         So today I want to talk about how we built the captioning pipeline for our product.
+
+        2
+        00:00:04,640 --> 00:00:07,200
+         It was hard.
+
+        3
+        00:00:07,200 --> 00:00:07,600
+         Yes.
+
+        4
+        00:00:07,600 --> 00:00:15,000
+         And then after that we went back and looked at all of it again from the start.
+
+        """
+
+    @Test func whisperShapedSRTReportsTheExpectedViolations() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("talk.en.srt")
+        try whisperShapedBytes().write(to: url)
+
+        let report = try Lint.check(fileAt: url, profile: .netflixEnglish, fps: 25)
+        let found = report.violations.map { "\($0.cue) \($0.rule.rawValue)" }
+        #expect(found == [
+            "1 line-too-long",        // 83 characters on one line
+            "1 gap-too-short",        // gapless
+            "2 gap-too-short",
+            "3 duration-too-short",   // 400 ms
+            "3 gap-too-short",
+            "4 line-too-long",        // 78 characters
+            "4 duration-too-long",    // 7.4 s
+        ])
+        #expect(!report.passed)
+        #expect(report.formatted.contains("cue 3 00:00:07,200 --> 00:00:07,600  duration-too-short: shown for 400 ms; at least 834 ms needed"))
+        #expect(report.formatted.hasSuffix("7 violations (line-too-long 2, duration-too-short 1, duration-too-long 1, gap-too-short 3)"))
+        #expect(report.quality.violations["gap-too-short"] == 3)
+    }
+
+    private func whisperShapedBytes() -> Data { Data(Self.whisperShaped.utf8) }
+
+    @Test func profilesDiffer() throws {
+        let cue = Cue(start: 0, end: 1500, lines: ["A line of thirty-four characters!!", "x"])
+        let check = { (profile: CaptionProfile) in try CueRules(profile: profile, framesPerSecond: nil).violations(in: [cue]).map(\.rule) }
+        #expect(try check(.netflixEnglish) == [.readingSpeed])  // 35 characters (with "x") in 1.5 s
+        #expect(try check(.dcmp) == [.lineTooLong, .durationTooShort, .readingSpeed])
+        #expect(try check(.bbc) == [.readingSpeed, .wordsPerMinute])  // 6 words in 1.5 s is 240 per minute
+    }
+
+    @Test func gapsAreJudgedInFramesOfTheVideo() throws {
+        let cues = [Cue(start: 0, end: 1000, lines: ["One."]), Cue(start: 1100, end: 2000, lines: ["Two."])]
+        // 100 ms is 2.5 frames at 25 fps (unchained) but 6 frames at 60 fps (also unchained), and 1.2 at 12.
+        #expect(try CueRules(profile: .netflixEnglish, framesPerSecond: 25).violations(in: cues).map(\.rule) == [.unchainedGap])
+        #expect(try CueRules(profile: .netflixEnglish, framesPerSecond: 12).violations(in: cues).map(\.rule) == [.gapTooShort])
+        let chained = [cues[0], Cue(start: 1084, end: 2000, lines: ["Two."])]
+        #expect(try CueRules(profile: .netflixEnglish, framesPerSecond: 24).violations(in: chained).isEmpty)
+        #expect(throws: CaptionError.invalidFrameRate(0)) { try CueRules(profile: .netflixEnglish, framesPerSecond: 0) }
+    }
+
+    @Test func profileLookupAndFiles() throws {
+        #expect(try Lint.profile(named: "BBC") == .bbc)
+        #expect(throws: ProfileError.unknown(name: "nope", available: ["netflix-en", "bbc", "dcmp"])) { try Lint.profile(named: "nope") }
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("kids.json")
+        try Data(#"{"base": "dcmp", "maxCharactersPerSecond": 12, "targetCharactersPerSecond": 10}"#.utf8).write(to: file)
+        let profile = try Lint.profile(named: file.path)
+        #expect(profile.name == "kids" && profile.maxCharactersPerLine == 32 && profile.maxCharactersPerSecond == 12 && profile.minDuration == 2000)
+        try Data(#"{"maxCharactersPerSecond": "fast"}"#.utf8).write(to: file)
+        #expect(throws: ProfileError.self) { try CaptionProfile.load(from: file) }
+        try Data(#"{"maxCharactersPerSecond": 1}"#.utf8).write(to: file)
+        #expect(throws: ProfileError.invalid(profile: "kids", reason: "targetCharactersPerSecond is above maxCharactersPerSecond")) {
+            try CaptionProfile.load(from: file)
+        }
+    }
+
+    @Test func qualityReportWarnsAboutLoopsAndSparseCues() throws {
+        let rules = try CueRules(profile: .netflixEnglish, framesPerSecond: 25)
+        let cues = (0..<4).map { Cue(start: $0 * 2000, end: $0 * 2000 + 1500, lines: ["Thank you."]) }
+            + [Cue(start: 9000, end: 15000, lines: ["Music"])]
+        let report = QualityReport(cues: cues, words: Fixtures.mixedWords, rules: rules, lowConfidenceThreshold: 0.5)
+        #expect(report.warnings.map(\.kind) == [.repeatedLine, .sparseLongCue])
+        #expect(report.warnings.map(\.cue) == [1, 5])
+        #expect(report.lowConfidenceShare == 0.25)
+        #expect(report.speechShareByTier == ["modern": 0.5, "basic": 0.5])
+        #expect(report.violations["unchained-gap"] == 0 && report.violationCount == 0)
+        #expect(report.summary.contains("low-confidence words: 25.0%"))
+    }
+}

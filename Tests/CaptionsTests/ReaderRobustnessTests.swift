@@ -1,0 +1,122 @@
+import CapforgeCore
+import Foundation
+import Testing
+
+@testable import Captions
+
+@Suite struct ReaderRobustnessTests {
+    static let twoCues = [Cue(start: 1000, end: 2500, lines: ["Café au lait"]), Cue(start: 3000, end: 4000, lines: ["Two", "lines"])]
+
+    @Test func srtWithBOMAndCRLFAndNoFinalNewline() throws {
+        let text = "\u{FEFF}1\r\n00:00:01,000 --> 00:00:02,500\r\nCafé au lait\r\n\r\n2\r\n00:00:03,000 --> 00:00:04,000\r\nTwo\r\nlines"
+        let document = try SubtitleReader.read(Data(text.utf8))
+        #expect(document.cues == Self.twoCues)
+        #expect(document.encoding == .utf8 && document.format == .srt)
+    }
+
+    @Test func decimalMarksAndPrecision() throws {
+        let text = "1\n00:00:01.000 --> 00:00:02,5\nCafé au lait\n\n7\n0:00:03,00 --> 00:00:04.0000 X1:10 X2:20\n<i>Two</i>\n{\\an8}lines\n"
+        #expect(try SubtitleReader.read(Data(text.utf8)).cues == Self.twoCues)
+    }
+
+    @Test func outOfOrderIndicesAndTimesAreSortedByTime() throws {
+        let text = "5\n00:00:03,000 --> 00:00:04,000\nTwo\nlines\n\n2\n00:00:01,000 --> 00:00:02,500\nCafé au lait\n"
+        #expect(try SubtitleReader.read(Data(text.utf8)).cues == Self.twoCues)
+    }
+
+    @Test func latin1AndWindows1252AreDetected() throws {
+        var bytes = Array("1\n00:00:01,000 --> 00:00:02,500\nCaf".utf8) + [0xE9] + Array(" au lait\n".utf8)
+        let latin1 = try SubtitleReader.read(Data(bytes))
+        #expect(latin1.encoding == .latin1 && latin1.cues[0].lines == ["Café au lait"])
+        bytes += Array("\n2\n00:00:03,000 --> 00:00:04,000\n".utf8) + [0x93, 0x4F, 0x4B, 0x94, 0x20, 0x80, 0x35] + [0x0A]
+        let windows = try SubtitleReader.read(Data(bytes))
+        #expect(windows.encoding == .windows1252)
+        #expect(windows.cues[1].lines == ["\u{201C}OK\u{201D} \u{20AC}5"])
+    }
+
+    @Test func undecodableAndBinaryInputIsRejectedClearly() {
+        let undefined = Array("1\n00:00:01,000 --> 00:00:02,000\nbad ".utf8) + [0x81, 0xE9]
+        #expect(throws: SubtitleReadError.undecodable(reason: "not UTF-8, and byte 0x81 is undefined in Windows-1252")) {
+            try SubtitleReader.read(Data(undefined))
+        }
+        #expect(throws: SubtitleReadError.binary) { try SubtitleReader.read(Data([0x31, 0x00, 0x0A])) }
+    }
+
+    @Test func utf16WithBOM() throws {
+        let text = "WEBVTT\n\n00:01.000 --> 00:02.500\nCafé au lait\n\n00:00:03.000 --> 00:00:04.000\nTwo\nlines\n"
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for unit in text.utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let document = try SubtitleReader.read(Data(bytes))
+        #expect(document.encoding == .utf16LE && document.cues == Self.twoCues)
+    }
+
+    @Test func webVTTBlocksTagsAndEntities() throws {
+        let text = """
+            WEBVTT - with a title
+            Kind: captions
+
+            NOTE a comment
+            spanning lines
+
+            STYLE
+            ::cue { color: yellow }
+
+            intro
+            00:00:01.000 --> 00:00:02.500 align:start position:10%
+            <v Speaker>Café</v> <c.loud>au</c> lait
+
+            00:00:03,000 --> 00:00:04.000
+            <00:00:03.500>Two
+            lines
+            """
+        #expect(try SubtitleReader.read(Data(text.utf8)).cues == Self.twoCues)
+        let escaped = "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nFish &amp; chips &lt;3\n"
+        #expect(try SubtitleReader.read(Data(escaped.utf8)).cues[0].lines == ["Fish & chips <3"])
+        #expect(throws: SubtitleReadError.missingHeader(format: "WebVTT", expected: "a WEBVTT line")) {
+            try SubtitleReader.read(Data("WEBVTTX\n".utf8), format: .vtt)
+        }
+    }
+
+    @Test func assFieldOrderCommasAndOverrides() throws {
+        let text = """
+            [Script Info]
+            ScriptType: v4.00+
+
+            [Events]
+            Format: Layer, Style, Start, End, Name, MarginL, MarginR, MarginV, Effect, Text
+            Comment: 0,Default,0:00:00.00,0:00:09.00,,0,0,0,,not shown
+            Dialogue: 0,Default,0:00:03.00,0:00:04.00,,0,0,0,,Two\\Nlines
+            Dialogue: 0,Notice,0:00:00.00,0:00:09.00,,0,0,0,,Automatic captions
+            Dialogue: 0,Default,0:00:01.00,0:00:02.50,,0,0,0,,{\\i1}Café{\\i0} au {comment}lait
+            """
+        #expect(try SubtitleReader.read(Data(text.utf8)).cues == Self.twoCues)
+        let commas = text.replacingOccurrences(of: "Two\\Nlines", with: "One, two, three")
+        #expect(try SubtitleReader.read(Data(commas.utf8)).cues.map(\.lines) == [["Café au lait"], ["One, two, three"]])
+    }
+
+    @Test func malformedInputNamesTheLine() {
+        let badTime = "1\n00:00:01,000 --> 00:00:61,000\nText\n"
+        #expect(throws: SubtitleReadError.malformedTiming(line: 2, text: "00:00:01,000 --> 00:00:61,000")) {
+            try SubtitleReader.read(Data(badTime.utf8))
+        }
+        let backwards = "1\n00:00:02,000 --> 00:00:01,000\nText\n"
+        #expect(throws: SubtitleReadError.endBeforeStart(line: 2)) { try SubtitleReader.read(Data(backwards.utf8)) }
+        let stray = "1\n00:00:01,000 --> 00:00:02,000\nText\n\nstray words\n"
+        #expect(throws: SubtitleReadError.textWithoutTiming(line: 5)) { try SubtitleReader.read(Data(stray.utf8)) }
+        let fields = "[Script Info]\n[Events]\nDialogue: 0,0:00:01.00,0:00:02.00\n"
+        #expect(throws: SubtitleReadError.self) { try SubtitleReader.read(Data(fields.utf8)) }
+    }
+
+    @Test func lintReadsFilesFromDiskByExtension() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("clip.vtt")
+        try WebVTTWriter(cues: Self.twoCues, transcript: Fixtures.modernTranscript).write(to: url)
+        // The 500 ms gap is 12 frames at 24 fps (should be chained) but 15 at 30 (fine).
+        #expect(try Lint.check(fileAt: url, profile: .netflixEnglish, fps: 30).passed)
+        let report = try Lint.check(fileAt: url, profile: .netflixEnglish, fps: 24)
+        #expect(report.document.format == .vtt && report.document.cues == Self.twoCues)
+        #expect(report.violations.map(\.rule) == [.unchainedGap])
+        #expect(throws: SubtitleReadError.self) { try Lint.check(fileAt: folder.appendingPathComponent("missing.srt")) }
+    }
+}

@@ -1,0 +1,168 @@
+import CapforgeCore
+import Foundation
+import Testing
+
+@testable import Captions
+
+@Suite struct WriterGoldenTests {
+    @Test func srt() {
+        #expect(SRTWriter(cues: Fixtures.mixedCues).render() == """
+            1
+            00:00:00,500 --> 00:00:01,500
+            Hello world.
+
+            2
+            00:00:02,000 --> 00:00:03,120
+            Basic
+            words
+
+            """)
+    }
+
+    @Test func webVTT() {
+        #expect(WebVTTWriter(cues: Fixtures.mixedCues, transcript: Fixtures.mixedTranscript).render() == """
+            WEBVTT
+
+            NOTE
+            Recognition tier: mixed
+            Engine: whisper.cpp (modern tier), model ggml-base.en, sha256 60ed5bc3
+            Engine: pocketsphinx (basic tier), model en-us
+            Basic recognition share: 50.0% of speech
+
+            00:00:00.500 --> 00:00:01.500
+            Hello world.
+
+            00:00:02.000 --> 00:00:03.120
+            Basic
+            words
+
+            """)
+    }
+
+    @Test func webVTTEscapesMarkup() {
+        let cue = Cue(start: 0, end: 1000, lines: ["Fish & chips <3"])
+        #expect(WebVTTWriter(cues: [cue], transcript: Fixtures.modernTranscript).render().contains("Fish &amp; chips &lt;3\n"))
+    }
+
+    @Test func ass() throws {
+        let writer = ASSWriter(cues: Fixtures.mixedCues, transcript: Fixtures.mixedTranscript,
+                               video: VideoSize(width: 1280, height: 720), style: try Fixtures.goldenStyle())
+        #expect(writer.render() == """
+            [Script Info]
+            ; Capforge captions
+            ; Recognition tier: mixed
+            ; Engine: whisper.cpp (modern tier), model ggml-base.en, sha256 60ed5bc3
+            ; Engine: pocketsphinx (basic tier), model en-us
+            ; Basic recognition share: 50.0% of speech
+            ScriptType: v4.00+
+            WrapStyle: 3
+            ScaledBorderAndShadow: yes
+            YCbCr Matrix: None
+            PlayResX: 1280
+            PlayResY: 720
+
+            [V4+ Styles]
+            Format: Name, Fontname, Fontsize, PrimaryColour, Alignment, MarginV
+            Style: Default,DejaVu Sans,36,&H00FFFFFF,2,40
+            Style: Basic,DejaVu Sans,36,&H00FFE6B4,2,40
+            Style: Notice,DejaVu Sans,20,&H00FFFFFF,7,20
+
+            [Events]
+            Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+            Dialogue: 1,0:00:00.00,0:00:04.00,Notice,,0,0,0,,Automatic captions — basic recognition, lower accuracy
+            Dialogue: 0,0:00:00.50,0:00:01.50,Default,,0,0,0,,Hello {\\c&H00D7FF&}world.{\\r}
+            Dialogue: 0,0:00:02.00,0:00:03.12,Basic,,0,0,0,,Basic\\Nwords
+
+            """)
+    }
+
+    @Test func assWithoutBasicSpeechHasNoNotice() throws {
+        let writer = ASSWriter(cues: [Fixtures.mixedCues[0]], transcript: Fixtures.modernTranscript,
+                               video: VideoSize(width: 1920, height: 1080), style: try Fixtures.goldenStyle())
+        let text = writer.render()
+        #expect(!text.contains("Notice,,"))
+        #expect(text.contains("; Basic recognition share: 0.0% of speech"))
+        #expect(text.contains("Style: Default,DejaVu Sans,54,&H00FFFFFF,2,60"))
+    }
+
+    @Test func assKeepsBracesAndBackslashesLiteral() throws {
+        let cue = Cue(start: 0, end: 1000, lines: ["a {b} c\\N"])
+        let text = ASSWriter(cues: [cue], transcript: Fixtures.modernTranscript, video: VideoSize(width: 640, height: 360),
+                             style: try Fixtures.goldenStyle()).render()
+        #expect(text.contains(",,a \u{FF5B}b\u{FF5D} c\\\u{2060}N\n"))
+    }
+
+    @Test func json() throws {
+        let rules = try CueRules(profile: .netflixEnglish, framesPerSecond: 25)
+        let quality = QualityReport(cues: Fixtures.mixedCues, words: Fixtures.mixedWords, rules: rules, lowConfidenceThreshold: 0.5)
+        let settings = CaptionSettings(profile: .netflixEnglish, framesPerSecond: 25, style: "default")
+        let modernOnly = Transcript(language: "en", words: [Fixtures.mixedWords[0]], engines: [Fixtures.modernEngine], duration: 1)
+        let text = try JSONWriter(transcript: modernOnly, cues: [Fixtures.mixedCues[0]], settings: settings, quality: quality).render()
+        let expectedStart = """
+            {
+              "basicShare" : 0,
+              "chunks" : [
+
+              ],
+              "cues" : [
+                {
+                  "endMs" : 1500,
+                  "lines" : [
+                    "Hello world."
+                  ],
+                  "number" : 1,
+                  "startMs" : 500,
+                  "tier" : "modern"
+                }
+              ],
+              "duration" : 1,
+              "engines" : [
+                {
+                  "engine" : "whisper.cpp",
+                  "model" : "ggml-base.en",
+                  "modelSHA256" : "60ed5bc3",
+                  "tier" : "modern"
+                }
+              ],
+              "format" : "capforge-captions",
+              "language" : "en",
+            """
+        #expect(text.hasPrefix(expectedStart))
+        #expect(text.hasSuffix("""
+              "tier" : "modern",
+              "version" : 1,
+              "words" : [
+                {
+                  "confidence" : 0.9,
+                  "end" : 0.9,
+                  "engine" : "whisper.cpp",
+                  "start" : 0.5,
+                  "text" : "Hello",
+                  "tier" : "modern"
+                }
+              ]
+            }
+
+            """))
+        // The rest is the quality report and settings, checked as data.
+        struct Parsed: Decodable { var quality: QualityReport; var settings: CaptionSettings }
+        let parsed = try JSONDecoder().decode(Parsed.self, from: Data(text.utf8))
+        #expect(parsed.quality == quality)
+        #expect(parsed.settings == settings)
+    }
+
+    @Test func playerNaming() {
+        let video = URL(fileURLWithPath: "/videos/talk.final.mp4")
+        #expect(OutputNaming.url(forVideo: video, language: "EN", format: .srt).path == "/videos/talk.final.en.srt")
+        #expect(OutputNaming.url(forVideo: video, language: "ko", format: .ass).path == "/videos/talk.final.ko.ass")
+    }
+
+    @Test func writeIsAtomicAndReadable() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("talk.en.srt")
+        try SRTWriter(cues: Fixtures.mixedCues).write(to: url)
+        #expect(try String(contentsOf: url, encoding: .utf8) == SRTWriter(cues: Fixtures.mixedCues).render())
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["talk.en.srt"])
+    }
+}
