@@ -1,0 +1,217 @@
+// The subset of the whisper.cpp 1.8.5 C API that Capforge calls, written by the project
+// because the pywhispercpp wheel that ships libwhisper.so.1 carries no header.
+//
+// The struct layouts MUST match the library exactly: whisper_full_params is passed by value.
+// Tests/SpeechTests/Whisper/WhisperLayoutTests.swift pins every size and offset, and
+// WhisperLibrary.verifyABI() checks the library's own defaults through these declarations
+// at engine start. Update all three together when moving to another whisper.cpp release.
+#ifndef CAPFORGE_CWHISPER_H
+#define CAPFORGE_CWHISPER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// ggml types used in whisper's signatures; ggml's headers are not shipped either.
+typedef bool (*ggml_abort_callback)(void * user_data);
+// `level` is ggml's log-level enum (int-sized): 1 debug, 2 info, 3 warn, 4 error, 5 continuation.
+typedef void (*ggml_log_callback)(int level, const char * text, void * user_data);
+
+struct whisper_context;
+struct whisper_state;
+
+typedef int32_t whisper_token;
+
+enum whisper_alignment_heads_preset {
+    WHISPER_AHEADS_NONE,
+    WHISPER_AHEADS_N_TOP_MOST,
+    WHISPER_AHEADS_CUSTOM,
+    WHISPER_AHEADS_TINY_EN,
+    WHISPER_AHEADS_TINY,
+    WHISPER_AHEADS_BASE_EN,
+    WHISPER_AHEADS_BASE,
+    WHISPER_AHEADS_SMALL_EN,
+    WHISPER_AHEADS_SMALL,
+    WHISPER_AHEADS_MEDIUM_EN,
+    WHISPER_AHEADS_MEDIUM,
+    WHISPER_AHEADS_LARGE_V1,
+    WHISPER_AHEADS_LARGE_V2,
+    WHISPER_AHEADS_LARGE_V3,
+    WHISPER_AHEADS_LARGE_V3_TURBO,
+};
+
+typedef struct whisper_ahead {
+    int n_text_layer;
+    int n_head;
+} whisper_ahead;
+
+typedef struct whisper_aheads {
+    size_t n_heads;
+    const whisper_ahead * heads;
+} whisper_aheads;
+
+struct whisper_context_params {
+    bool use_gpu;
+    bool flash_attn;
+    int  gpu_device;
+    bool dtw_token_timestamps;
+    enum whisper_alignment_heads_preset dtw_aheads_preset;
+    int  dtw_n_top;
+    whisper_aheads dtw_aheads;
+    size_t dtw_mem_size;
+};
+
+typedef struct whisper_token_data {
+    whisper_token id;
+    whisper_token tid;
+    float p;
+    float plog;
+    float pt;
+    float ptsum;
+    int64_t t0;     // centiseconds, with token_timestamps
+    int64_t t1;
+    int64_t t_dtw;  // centiseconds, -1 unless DTW ran
+    float vlen;
+} whisper_token_data;
+
+typedef struct whisper_vad_params {
+    float threshold;
+    int   min_speech_duration_ms;
+    int   min_silence_duration_ms;
+    float max_speech_duration_s;
+    int   speech_pad_ms;
+    float samples_overlap;
+} whisper_vad_params;
+
+enum whisper_sampling_strategy {
+    WHISPER_SAMPLING_GREEDY,
+    WHISPER_SAMPLING_BEAM_SEARCH,
+};
+
+// Callback slots Capforge leaves empty are declared as plain function pointers of the
+// same size; only abort_callback is used.
+typedef void (*whisper_unused_callback)(void);
+
+// Upstream nests these as anonymous structs; naming them changes no layout.
+struct whisper_greedy_params { int best_of; };
+struct whisper_beam_search_params { int beam_size; float patience; };
+
+struct whisper_full_params {
+    enum whisper_sampling_strategy strategy;
+
+    int n_threads;
+    int n_max_text_ctx;
+    int offset_ms;
+    int duration_ms;
+
+    bool translate;
+    bool no_context;
+    bool no_timestamps;
+    bool single_segment;
+    bool print_special;
+    bool print_progress;
+    bool print_realtime;
+    bool print_timestamps;
+
+    bool  token_timestamps;
+    float thold_pt;
+    float thold_ptsum;
+    int   max_len;
+    bool  split_on_word;
+    int   max_tokens;
+
+    bool debug_mode;
+    int  audio_ctx;
+
+    bool tdrz_enable;
+
+    const char * suppress_regex;
+
+    const char * initial_prompt;
+    bool carry_initial_prompt;
+    const whisper_token * prompt_tokens;
+    int prompt_n_tokens;
+
+    const char * language;
+    bool detect_language;
+
+    bool suppress_blank;
+    bool suppress_nst;
+
+    float temperature;
+    float max_initial_ts;
+    float length_penalty;
+
+    float temperature_inc;
+    float entropy_thold;
+    float logprob_thold;
+    float no_speech_thold;
+
+    struct whisper_greedy_params greedy;
+    struct whisper_beam_search_params beam_search;
+
+    whisper_unused_callback new_segment_callback;
+    void * new_segment_callback_user_data;
+    whisper_unused_callback progress_callback;
+    void * progress_callback_user_data;
+    whisper_unused_callback encoder_begin_callback;
+    void * encoder_begin_callback_user_data;
+    ggml_abort_callback abort_callback;
+    void * abort_callback_user_data;
+    whisper_unused_callback logits_filter_callback;
+    void * logits_filter_callback_user_data;
+
+    const void * const * grammar_rules;
+    size_t n_grammar_rules;
+    size_t i_start_rule;
+    float  grammar_penalty;
+
+    bool vad;
+    const char * vad_model_path;
+    whisper_vad_params vad_params;
+};
+
+const char * whisper_version(void);
+const char * whisper_print_system_info(void);
+void whisper_log_set(ggml_log_callback log_callback, void * user_data);
+
+struct whisper_context_params whisper_context_default_params(void);
+struct whisper_context * whisper_init_from_file_with_params(const char * path_model, struct whisper_context_params params);
+void whisper_free(struct whisper_context * ctx);
+
+struct whisper_full_params whisper_full_default_params(enum whisper_sampling_strategy strategy);
+int whisper_full(struct whisper_context * ctx, struct whisper_full_params params, const float * samples, int n_samples);
+
+int whisper_full_n_segments(struct whisper_context * ctx);
+int whisper_full_lang_id(struct whisper_context * ctx);
+int64_t whisper_full_get_segment_t0(struct whisper_context * ctx, int i_segment);
+int64_t whisper_full_get_segment_t1(struct whisper_context * ctx, int i_segment);
+float whisper_full_get_segment_no_speech_prob(struct whisper_context * ctx, int i_segment);
+int whisper_full_n_tokens(struct whisper_context * ctx, int i_segment);
+whisper_token_data whisper_full_get_token_data(struct whisper_context * ctx, int i_segment, int i_token);
+
+int whisper_is_multilingual(struct whisper_context * ctx);
+int whisper_model_n_vocab(struct whisper_context * ctx);
+int whisper_model_n_text_layer(struct whisper_context * ctx);
+int whisper_model_n_audio_layer(struct whisper_context * ctx);
+int whisper_model_n_text_state(struct whisper_context * ctx);
+int whisper_lang_max_id(void);
+int whisper_lang_id(const char * lang);
+const char * whisper_lang_str(int id);
+int whisper_pcm_to_mel(struct whisper_context * ctx, const float * samples, int n_samples, int n_threads);
+int whisper_lang_auto_detect(struct whisper_context * ctx, int offset_ms, int n_threads, float * lang_probs);
+
+// Returns the token count, or minus the count needed when n_max_tokens is too small.
+int whisper_tokenize(struct whisper_context * ctx, const char * text, whisper_token * tokens, int n_max_tokens);
+whisper_token whisper_token_eot(struct whisper_context * ctx);
+const char * whisper_token_to_str(struct whisper_context * ctx, whisper_token token);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,174 @@
+import CWhisper
+import CapforgeCore
+import Foundation
+
+/// The modern tier: Whisper through libwhisper, one loaded model per engine.
+public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
+    public let identity: EngineIdentity
+    public let supportedLanguages: Set<String>
+    public let options: WhisperOptions
+    public let isMultilingual: Bool
+
+    // whisper_context is single-threaded: every use goes through `lock`.
+    private let lock = NSLock()
+    private let context: WhisperContext
+    private let endOfText: Int32
+
+    /// Loads the ggml model at `modelPath` after checking the library matches our header.
+    public init(modelPath: String, options: WhisperOptions = WhisperOptions(), modelSHA256: String? = nil) throws {
+        try WhisperLibrary.verifyABI()
+        guard FileManager.default.fileExists(atPath: modelPath) else {
+            throw SpeechError.modelMissing(path: modelPath, hint: "import one with `capforge models import DIR` or pass --model PATH")
+        }
+        guard let hparams = try? WhisperModelFile.hyperparameters(at: URL(fileURLWithPath: modelPath)) else {
+            throw SpeechError.modelInvalid(path: modelPath, reason: "it is not a ggml Whisper model")
+        }
+        let attention: WhisperContext.Attention
+        if options.preciseTiming {
+            attention = .dtwAlignment(AlignmentHeads.preset(for: hparams))
+        } else {
+            attention = .flash
+        }
+        context = try WhisperContext(modelPath: modelPath, attention: attention)
+        endOfText = context.endOfText
+        isMultilingual = context.isMultilingual
+        supportedLanguages = isMultilingual ? Set(WhisperLanguages.supported(byVocabularySize: hparams.vocabularySize)) : ["en"]
+        self.options = options
+        identity = EngineIdentity(
+            engine: "whisper", tier: .modern, model: ModelStore.modelName(ofFile: URL(fileURLWithPath: modelPath).lastPathComponent),
+            modelSHA256: modelSHA256)
+    }
+
+    public func transcribe(_ audio: MonoAudio, language: String, cancellation: Cancellation) throws -> [Word] {
+        try transcribeDetailed(audio, language: language, cancellation: cancellation).words
+    }
+
+    /// `language` is an ISO 639-1 code, or "auto" to let a multilingual model pick.
+    public func transcribeDetailed(_ audio: MonoAudio, language: String, cancellation: Cancellation) throws -> WhisperTranscription {
+        let requested = isMultilingual || language != "auto" ? language : "en"
+        guard requested == "auto" || supportedLanguages.contains(requested) else {
+            throw SpeechError.unsupportedLanguage(language: requested, engine: "whisper", available: supportedLanguages.sorted())
+        }
+        let began = Date()
+        guard !audio.samples.isEmpty else {
+            return WhisperTranscription(words: [], segments: [], language: requested == "auto" ? "en" : requested,
+                                        seconds: 0, redecodedSegments: 0)
+        }
+        lock.lock()
+        defer { lock.unlock() }
+
+        var segments = try decode(audio.samples, language: requested, redecoding: false, cancellation: cancellation, began: began)
+        let languageCode = requested == "auto" ? WhisperLanguages.code(of: context.decodedLanguageID) ?? "en" : requested
+        var redecoded = 0
+        // A re-decode may loop again or form a new loop with its neighbours: the passes are
+        // bounded, and whatever still loops after them is cut.
+        while redecoded <= segments.count, let span = RepetitionGuard.loopingSpan(in: segments, endOfText: endOfText) {
+            redecoded += 1
+            let again = try redecode(Array(segments[span]), of: audio.samples, language: languageCode,
+                                     cancellation: cancellation, began: began)
+            segments.replaceSubrange(span, with: RepetitionGuard.collapsed(again, endOfText: endOfText))
+        }
+        if RepetitionGuard.loopingSpan(in: segments, endOfText: endOfText) != nil {
+            segments = RepetitionGuard.collapsed(segments, endOfText: endOfText)
+        }
+        segments.removeAll { !NoSpeechFilter.keeps($0, samples: audio.samples) }
+
+        let words = WordAssembler.words(
+            in: segments, endOfText: endOfText, timing: options.preciseTiming ? .hybridDTW : .tokens,
+            origin: audio.startTime, audioEnd: audio.endTime)
+        return WhisperTranscription(
+            words: words,
+            segments: segments.map { segment in
+                WhisperTranscription.Segment(
+                    start: audio.startTime + Double(segment.start) / 100,
+                    end: min(audio.endTime, audio.startTime + Double(segment.end) / 100),
+                    text: WordAssembler.group(segment.tokens, endOfText: endOfText).map(WordAssembler.text).joined(separator: " "),
+                    noSpeechProbability: Double(segment.noSpeechProbability))
+            },
+            language: languageCode, seconds: Date().timeIntervalSince(began), redecodedSegments: redecoded)
+    }
+
+    /// The most likely spoken language of the first 30 s of `audio`; nil for an English-only
+    /// model, which cannot tell languages apart.
+    public func detectLanguage(_ audio: MonoAudio) throws -> LanguageGuess? {
+        guard isMultilingual else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        let probabilities = try context.languageProbabilities(audio.samples, threads: Int32(options.threads))
+        guard let best = probabilities.indices.max(by: { probabilities[$0] < probabilities[$1] }),
+              let code = WhisperLanguages.code(of: Int32(best)) else {
+            throw SpeechError.engineFailed(engine: "whisper", reason: "language detection returned no language")
+        }
+        return LanguageGuess(code: code, probability: Double(probabilities[best]))
+    }
+
+    /// The span of looping segments decoded again on its own, sampling from the start and with
+    /// no earlier text as prompt; the caller cuts whatever still loops.
+    private func redecode(
+        _ span: [DecodedSegment], of samples: [Float], language: String, cancellation: Cancellation, began: Date
+    ) throws -> [DecodedSegment] {
+        let rate = MonoAudio.sampleRate / 100
+        let lo = max(0, min(samples.count, Int(span.first!.start) * rate))
+        let hi = max(lo, min(samples.count, Int(span.last!.end) * rate))
+        let shift = Int64(lo / rate)
+        let again = try decode(Array(samples[lo..<hi]), language: language, redecoding: true,
+                               cancellation: cancellation, began: began)
+        return again.map { piece in
+            var piece = piece
+            piece.start += shift
+            piece.end += shift
+            piece.tokens = piece.tokens.map { token in
+                var token = token
+                token.start += shift
+                token.end += shift
+                if token.dtwTime >= 0 { token.dtwTime += shift }
+                return token
+            }
+            return piece
+        }
+    }
+
+    func decode(
+        _ samples: [Float], language: String, redecoding: Bool, cancellation: Cancellation, began: Date
+    ) throws -> [DecodedSegment] {
+        var params = whisper_full_default_params(options.beamSize > 1 ? WHISPER_SAMPLING_BEAM_SEARCH : WHISPER_SAMPLING_GREEDY)
+        params.n_threads = Int32(options.threads)
+        if options.beamSize > 1 { params.beam_search.beam_size = Int32(options.beamSize) }
+        // Captioning defaults: timestamps on (off wrecks audio past 30 s), no text carried into
+        // the next 30 s window (a carried hallucination repeats), non-speech tokens suppressed,
+        // temperature fallback on (the library default increment).
+        params.no_timestamps = false
+        params.token_timestamps = true
+        params.no_context = true
+        params.n_max_text_ctx = 0
+        params.suppress_nst = true
+        params.print_progress = false
+        params.print_realtime = false
+        params.print_timestamps = false
+        params.detect_language = false
+        if redecoding { params.temperature = params.temperature_inc }
+
+        // The prompt is re-sent in every window (carry_initial_prompt); the text budget holds
+        // it and nothing decoded.
+        if let prompt = options.initialPrompt {
+            params.carry_initial_prompt = true
+            params.n_max_text_ctx = Int32(context.tokenCount(prompt) + 1)
+        }
+        let status = language.withCString { code in
+            (options.initialPrompt ?? "").withCString { prompt in
+                params.language = code
+                params.initial_prompt = options.initialPrompt == nil ? nil : prompt
+                return context.run(params, samples: samples, shouldAbort: cancellation)
+            }
+        }
+        switch cancellation.reason {
+        case .cancelled: throw SpeechError.cancelled
+        case .deadline: throw SpeechError.timedOut(seconds: Date().timeIntervalSince(began))
+        case nil: break
+        }
+        guard status == 0 else {
+            throw SpeechError.engineFailed(engine: "whisper", reason: "whisper_full failed with code \(status)")
+        }
+        return context.segments()
+    }
+}

@@ -1,0 +1,19 @@
+import CWhisper
+
+/// The languages libwhisper knows, by ISO 639-1 code (plus Whisper's few 3-letter ones).
+enum WhisperLanguages {
+    /// Every language the library knows (large-v3 added a 100th, "yue").
+    static let all: [String] = (0...whisper_lang_max_id()).compactMap { id in
+        whisper_lang_str(id).map { String(cString: $0) }
+    }
+
+    /// The languages a multilingual model has tokens for: one per id after the 51,765 text
+    /// and the end-of-text tokens, in the library's order.
+    static func supported(byVocabularySize size: Int) -> [String] {
+        Array(all.prefix(max(0, size - 51_766)))
+    }
+
+    static func code(of id: Int32) -> String? {
+        whisper_lang_str(id).map { String(cString: $0) }
+    }
+}

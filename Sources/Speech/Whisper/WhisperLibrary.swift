@@ -1,0 +1,69 @@
+import CWhisper
+import Foundation
+
+/// Process-wide facts about the linked libwhisper: its version, whether our header matches it,
+/// and where its log lines go.
+public enum WhisperLibrary {
+    /// The whisper.cpp release of the linked library, e.g. "1.8.5".
+    public static var version: String { String(cString: whisper_version()) }
+
+    /// Checks that the library's `whisper_full_default_params` reads, through our header, as
+    /// the defaults of the release the header was written for. A mismatch means every field
+    /// we set would land at the wrong offset, so nothing may run.
+    public static func verifyABI() throws {
+        try verifyABI(against: WhisperABIExpectation.release1_8_5)
+    }
+
+    static func verifyABI(against expectation: WhisperABIExpectation) throws {
+        let params = whisper_full_default_params(WHISPER_SAMPLING_GREEDY)
+        let mismatches = expectation.mismatches(in: params)
+        guard mismatches.isEmpty else {
+            throw WhisperABIError(libraryVersion: version, headerVersion: expectation.release, mismatches: mismatches)
+        }
+    }
+
+    /// Receives the library's log lines (debug level); nil, the default, drops them.
+    public static func setLogHandler(_ handler: (@Sendable (String) -> Void)?) {
+        logRouting.set(handler)
+        routeLogOnce
+    }
+
+    /// Installed before any context exists, so the library never writes to stderr itself.
+    static let routeLogOnce: Void = {
+        whisper_log_set({ _, text, _ in
+            guard let text, let handler = logRouting.handler else { return }
+            let line = String(cString: text).trimmingCharacters(in: .newlines)
+            if !line.isEmpty { handler(line) }
+        }, nil)
+    }()
+
+    private static let logRouting = LogRouting()
+}
+
+private final class LogRouting: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: (@Sendable (String) -> Void)?
+
+    var handler: (@Sendable (String) -> Void)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+
+    func set(_ handler: (@Sendable (String) -> Void)?) {
+        lock.lock()
+        stored = handler
+        lock.unlock()
+    }
+}
+
+public struct WhisperABIError: Error, CustomStringConvertible, Equatable {
+    public var libraryVersion: String
+    public var headerVersion: String
+    public var mismatches: [String]
+
+    public var description: String {
+        "libwhisper \(libraryVersion) does not match Capforge's whisper.cpp \(headerVersion) header "
+            + "(\(mismatches.joined(separator: "; "))); reinstall the pinned library with Scripts/setup"
+    }
+}

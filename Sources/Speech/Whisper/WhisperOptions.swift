@@ -1,0 +1,35 @@
+import Foundation
+
+/// How a `WhisperEngine` decodes. The defaults are the captioning defaults.
+public struct WhisperOptions: Sendable, Equatable {
+    /// CPU threads for ggml. Use `recommendedThreads()` unless the caller knows better.
+    public var threads: Int
+    /// DTW-aligned word starts (about 25–30 % slower; needs flash attention off at load).
+    public var preciseTiming: Bool
+    /// 1 = greedy (with temperature fallback); above 1 = beam search of that width.
+    public var beamSize: Int
+    /// Text shown to the decoder before every 30 s window (e.g. a glossary of spellings);
+    /// unlike decoded text it is never carried from one window to the next.
+    public var initialPrompt: String?
+
+    public init(
+        threads: Int = WhisperOptions.recommendedThreads(), preciseTiming: Bool = false, beamSize: Int = 1,
+        initialPrompt: String? = nil
+    ) {
+        self.threads = max(1, threads)
+        self.preciseTiming = preciseTiming
+        self.beamSize = max(1, beamSize)
+        self.initialPrompt = initialPrompt?.isEmpty == true ? nil : initialPrompt
+    }
+
+    /// ggml's OpenMP barriers spin and collapse when other work shares the CPUs, unless
+    /// libgomp was started with a spin limit (only the environment at exec counts). Without
+    /// one, a single thread is the safe choice.
+    public static func recommendedThreads(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        cores: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) -> Int {
+        let spinBounded = environment["GOMP_SPINCOUNT"] != nil || environment["OMP_WAIT_POLICY"] != nil
+        return spinBounded ? max(1, min(4, cores)) : 1
+    }
+}

@@ -1,0 +1,26 @@
+import CapforgeCore
+
+/// Everything one Whisper run produced, on the file's timeline.
+public struct WhisperTranscription: Sendable, Equatable {
+    public struct Segment: Sendable, Equatable {
+        public var start: Double
+        public var end: Double
+        public var text: String
+        public var noSpeechProbability: Double
+    }
+
+    public var words: [Word]
+    public var segments: [Segment]
+    /// The language decoded in (ISO 639-1).
+    public var language: String
+    /// Wall-clock seconds spent in the library, re-decodes included.
+    public var seconds: Double
+    /// Segments that looped and were decoded again.
+    public var redecodedSegments: Int
+}
+
+/// A language guess from Whisper's language-token probabilities.
+public struct LanguageGuess: Sendable, Equatable {
+    public var code: String
+    public var probability: Double
+}

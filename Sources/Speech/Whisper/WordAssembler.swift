@@ -1,0 +1,59 @@
+import CapforgeCore
+import Foundation
+
+/// Turns whisper's tokens into words on the file's timeline.
+enum WordAssembler {
+    enum Timing: Sendable {
+        /// Token heuristic t0/t1: tight, but a word after a pause starts early.
+        case tokens
+        /// start = max(token t0, previous word's DTW time), end = token t1: the DTW time marks
+        /// when the previous word was emitted, so the pause before this word is cut off.
+        case hybridDTW
+    }
+
+    /// Tokens of one word: a token whose bytes begin with a space starts a new word. Special
+    /// and timestamp tokens (ids >= `endOfText`) are skipped.
+    static func group(_ tokens: [DecodedToken], endOfText: Int32) -> [[DecodedToken]] {
+        var groups: [[DecodedToken]] = []
+        for token in tokens where token.id < endOfText && !token.bytes.isEmpty {
+            if token.bytes.first == UInt8(ascii: " ") || groups.isEmpty {
+                groups.append([token])
+            } else {
+                groups[groups.count - 1].append(token)
+            }
+        }
+        return groups
+    }
+
+    /// Decoded per word, never per token: a token can hold part of a UTF-8 sequence.
+    static func text(of group: [DecodedToken]) -> String {
+        String(decoding: group.flatMap(\.bytes), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Words of `segments` (times in centiseconds from `origin` seconds), kept inside their
+    /// segment and `[origin, audioEnd]`, with starts and ends that never go backwards.
+    static func words(
+        in segments: [DecodedSegment], endOfText: Int32, timing: Timing, origin: Double, audioEnd: Double
+    ) -> [Word] {
+        var words: [Word] = []
+        var previousEmission: Int64 = -1
+        for segment in segments {
+            let low = origin + seconds(segment.start)
+            let high = max(low, min(audioEnd, origin + seconds(segment.end)))
+            for group in group(segment.tokens, endOfText: endOfText) {
+                defer { previousEmission = group.last!.dtwTime }
+                let text = text(of: group)
+                guard !text.isEmpty else { continue }
+                let rawStart = timing == .hybridDTW ? max(group.first!.start, previousEmission) : group.first!.start
+                let floor = max(low, words.last?.start ?? low)
+                let start = min(high, max(floor, origin + seconds(rawStart)))
+                let end = min(high, max(start, words.last?.end ?? start, origin + seconds(group.last!.end)))
+                let confidence = group.map { Double($0.probability) }.reduce(0, +) / Double(group.count)
+                words.append(Word(text: text, start: start, end: end, confidence: confidence, tier: .modern, engine: "whisper"))
+            }
+        }
+        return words
+    }
+
+    private static func seconds(_ centiseconds: Int64) -> Double { Double(centiseconds) / 100 }
+}

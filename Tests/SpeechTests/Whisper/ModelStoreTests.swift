@@ -1,0 +1,76 @@
+import CapforgeCore
+import Foundation
+import Testing
+@testable import Speech
+
+@Suite struct ModelStoreTests {
+    @Test func directoryFollowsEnvironmentPrecedence() {
+        #expect(ModelStore.defaultDirectory(environment: ["CAPFORGE_MODELS": "/m", "XDG_DATA_HOME": "/x", "HOME": "/h"]).path == "/m")
+        #expect(ModelStore.defaultDirectory(environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"]).path == "/x/capforge/models")
+        #expect(ModelStore.defaultDirectory(environment: ["HOME": "/h"]).path == "/h/.local/share/capforge/models")
+        #expect(ModelStore.defaultDirectory(environment: ["CAPFORGE_MODELS": "", "HOME": "/h"]).path == "/h/.local/share/capforge/models")
+    }
+
+    @Test func importedModelIsListedWithItsFacts() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("capforge-models-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = ModelStore(directory: folder)
+        #expect(try store.list().isEmpty)
+
+        // Digests are checked on a small file below: hashing 78 MB in a debug build is slow.
+        let imported = try store.importCT2(from: WhisperFixtures.ct2TinyEn, digest: false)
+        try Data("not a model".utf8).write(to: folder.appendingPathComponent("ggml-junk.bin"))
+        try Data("notes".utf8).write(to: folder.appendingPathComponent("README"))
+        let listed = try store.list(digests: false)
+        #expect(listed == [imported])
+        #expect(imported.engine == "whisper" && imported.name == "tiny.en")
+        #expect(imported.url == store.url(forModelNamed: "tiny.en"))
+        #expect(imported.isEnglishOnly && imported.languages == ["en"])
+        let bytes = try Data(contentsOf: imported.url)
+        #expect(imported.sizeBytes == Int64(bytes.count))
+        #expect(bytes == (try Data(contentsOf: try WhisperFixtures.tinyEnModel.get())))
+        // No temporaries are left behind by the atomic write.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["README", "ggml-junk.bin", "ggml-tiny.en.bin"])
+    }
+
+    @Test func multilingualHeaderListsItsLanguagesAndDigest() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("capforge-models-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var header = GGMLWriter()
+        header.header(WhisperHyperparameters(
+            vocabularySize: 51865, audioContext: 1500, audioState: 512, audioHeads: 8, audioLayers: 6,
+            textContext: 448, textState: 512, textHeads: 8, textLayers: 6, melCount: 80, fileType: 1))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try header.data.write(to: folder.appendingPathComponent("ggml-base.bin"))
+        let listed = try #require(try ModelStore(directory: folder).list().first)
+        #expect(listed.name == "base" && !listed.isEnglishOnly && listed.sizeBytes == 48)
+        #expect(listed.languages.count == 99 && listed.languages.first == "en" && listed.languages.contains("ko"))
+        #expect(listed.sha256 == SHA256.hex(of: header.data))
+        #expect(try ModelStore(directory: folder).describe(modelAt: listed.url) == listed)
+        let elsewhere = folder.appendingPathComponent("README")
+        try Data("text".utf8).write(to: elsewhere)
+        #expect(throws: SpeechError.modelInvalid(path: elsewhere.path, reason: "it is not a ggml Whisper model")) {
+            try ModelStore(directory: folder).describe(modelAt: elsewhere)
+        }
+    }
+
+    @Test func importingANonModelFolderSaysWhatIsMissing() {
+        let empty = FileManager.default.temporaryDirectory
+        let store = ModelStore(directory: empty.appendingPathComponent("unused-\(UUID().uuidString)"))
+        #expect(throws: ModelImportError.missingFile(path: empty.appendingPathComponent("model.bin").path)) {
+            try store.importCT2(from: empty, name: "x")
+        }
+    }
+}
+
+@Suite struct SHA256Tests {
+    @Test func standardVectors() {
+        #expect(SHA256.hex(of: Data()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex(of: Data("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256.hex(of: Data(repeating: UInt8(ascii: "a"), count: 1_000_000))
+            == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        var pieces = SHA256()
+        for chunk in stride(from: 0, to: 1_000_000, by: 999) { pieces.update(Data(repeating: 0x61, count: min(999, 1_000_000 - chunk))) }
+        #expect(pieces.finalize() == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+}

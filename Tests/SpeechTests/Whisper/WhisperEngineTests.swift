@@ -1,0 +1,167 @@
+import CapforgeCore
+import Foundation
+import Testing
+@testable import Speech
+
+@Suite(.serialized) struct WhisperEngineTests {
+    @Test func librivoxClipsTranscribeWithinTenPercentWER() throws {
+        let engine = try WhisperFixtures.tinyEnEngine.get()
+        var edits = 0, total = 0
+        for clip in try WhisperFixtures.librivoxClips() {
+            let result = try engine.transcribeDetailed(clip.audio, language: "en", cancellation: Cancellation())
+            let hypothesis = result.words.map(\.text).joined(separator: " ")
+            let wer = WER.errors(reference: clip.reference, hypothesis: hypothesis)
+            print("whisper \(clip.name): \(wer.edits)/\(wer.words) in \(String(format: "%.2f", result.seconds)) s: \(hypothesis)")
+            edits += wer.edits
+            total += wer.words
+            #expect(result.language == "en")
+            #expect(result.redecodedSegments == 0)
+            #expect(!result.words.isEmpty)
+        }
+        let overall = Double(edits) / Double(total)
+        print("whisper librivox overall WER \(edits)/\(total) = \(String(format: "%.3f", overall))")
+        #expect(overall <= 0.10)
+    }
+
+    @Test(arguments: [false, true])
+    func wordTimesAreMonotonicInsideAudioAndSegments(precise: Bool) throws {
+        let engine = precise
+            ? try WhisperEngine(modelPath: try WhisperFixtures.tinyEnModel.get().path,
+                                options: WhisperOptions(preciseTiming: true))
+            : try WhisperFixtures.tinyEnEngine.get()
+        let clip = try #require(try WhisperFixtures.librivoxClips().first)
+        // Off the file's origin, as a later chunk of a file would be.
+        let audio = MonoAudio(samples: clip.audio.samples, startTime: 12.5)
+        let result = try engine.transcribeDetailed(audio, language: "en", cancellation: Cancellation())
+        #expect(result.words.count >= 15)
+        for (previous, word) in zip(result.words, result.words.dropFirst()) {
+            #expect(word.start >= previous.start && word.end >= previous.end, "\(previous) → \(word)")
+        }
+        for word in result.words {
+            #expect(word.start >= audio.startTime && word.end <= audio.endTime && word.start <= word.end)
+            #expect(result.segments.contains { word.start >= $0.start && word.end <= $0.end }, "\(word) outside every segment")
+            #expect(word.confidence > 0 && word.confidence <= 1)
+            #expect(word.tier == .modern && word.engine == "whisper")
+        }
+        // The first word really starts near the speech, not at the clip's start.
+        #expect(result.words.first!.start < audio.startTime + 1.5)
+    }
+
+    @Test func preciseTimingRunsDTW() throws {
+        let engine = try WhisperEngine(modelPath: try WhisperFixtures.tinyEnModel.get().path,
+                                       options: WhisperOptions(preciseTiming: true))
+        let clip = try #require(try WhisperFixtures.librivoxClips().last)
+        let segments = try engine.decode(clip.audio.samples, language: "en", redecoding: false,
+                                         cancellation: Cancellation(), began: Date())
+        let text = segments.flatMap(\.tokens).filter { $0.id < 50256 }
+        #expect(!text.isEmpty)
+        // t_dtw stays -1 when DTW is silently off (flash attention on or no alignment heads).
+        #expect(text.allSatisfy { $0.dtwTime >= 0 && $0.dtwTime <= Int64(clip.audio.duration * 100) + 1 })
+    }
+
+    @Test func initialPromptSteersSpelling() throws {
+        let clip = try #require(try WhisperFixtures.librivoxClips().first { $0.name.hasSuffix("0880") })
+        let plain = try WhisperFixtures.tinyEnEngine.get()
+            .transcribe(clip.audio, language: "en", cancellation: Cancellation()).map(\.text)
+        let prompted = try WhisperEngine(modelPath: try WhisperFixtures.tinyEnModel.get().path,
+                                         options: WhisperOptions(initialPrompt: "Glossary: ill-disposed."))
+            .transcribe(clip.audio, language: "en", cancellation: Cancellation()).map(\.text)
+        #expect(!plain.contains("ill-disposed"), "the model already knows the word: \(plain)")
+        #expect(prompted.contains("ill-disposed"), "\(prompted)")
+    }
+
+    /// The guard cannot tell a decoder loop from a speaker saying one sentence four times in a
+    /// row; the latter exercises the whole path: detect, re-decode the span, cut what repeats.
+    @Test func repeatedPhraseIsRedecodedAndNeverReachesTheOutputTwice() throws {
+        let engine = try WhisperFixtures.tinyEnEngine.get()
+        let clip = try #require(try WhisperFixtures.librivoxClips().first { $0.name.hasSuffix("0930") })
+        let repeated = MonoAudio(samples: Array(repeating: clip.audio.samples, count: 4).flatMap { $0 })
+        let result = try engine.transcribeDetailed(repeated, language: "en", cancellation: Cancellation())
+        let text = WER.words(result.words.map(\.text).joined(separator: " "))
+        #expect(result.redecodedSegments >= 1)
+        #expect(text.filter { $0 == "amiable" }.count == 1, "\(text)")
+        #expect(RepetitionGuard.firstLoop(in: text) == nil)
+    }
+
+    @Test func libraryLogGoesToTheHandler() throws {
+        let lines = LockedLines()
+        WhisperLibrary.setLogHandler { lines.append($0) }
+        defer { WhisperLibrary.setLogHandler(nil) }
+        _ = try WhisperEngine(modelPath: try WhisperFixtures.tinyEnModel.get().path)
+        #expect(lines.all.contains { $0.contains("n_vocab") }, "\(lines.all.prefix(5))")
+    }
+
+    @Test func silenceAndNoiseYieldNoWords() throws {
+        let engine = try WhisperFixtures.tinyEnEngine.get()
+        var generator = SplitMix64(seed: 7)
+        let seconds = 60 * MonoAudio.sampleRate
+        // 20 s digital silence, 20 s low hiss, 20 s of a 220 Hz hum with hiss: no speech anywhere.
+        let samples: [Float] = (0..<seconds).map { i in
+            let hiss = Float(Double(generator.next() % 2001) / 1000 - 1) * 0.01
+            switch i / (20 * MonoAudio.sampleRate) {
+            case 0: return 0
+            case 1: return hiss
+            default: return 0.05 * Float(sin(2 * Double.pi * 220 * Double(i) / 16_000)) + hiss
+            }
+        }
+        let words = try engine.transcribe(MonoAudio(samples: samples), language: "en", cancellation: Cancellation())
+        #expect(words.isEmpty, "invented: \(words.map(\.text).joined(separator: " "))")
+    }
+
+    @Test func cancellationStopsARun() throws {
+        let engine = try WhisperFixtures.tinyEnEngine.get()
+        let clip = try #require(try WhisperFixtures.librivoxClips().first)
+        let long = MonoAudio(samples: Array(repeating: clip.audio.samples, count: 8).flatMap { $0 })
+        let cancellation = Cancellation()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { cancellation.cancel() }
+        let began = Date()
+        #expect(throws: SpeechError.cancelled) {
+            try engine.transcribe(long, language: "en", cancellation: cancellation)
+        }
+        #expect(Date().timeIntervalSince(began) < 3)
+
+        #expect {
+            try engine.transcribe(long, language: "en", cancellation: Cancellation(deadline: Date()))
+        } throws: { error in
+            if case .timedOut = error as? SpeechError { return true }
+            return false
+        }
+    }
+
+    @Test func englishOnlyModelKnowsOnlyEnglish() throws {
+        let engine = try WhisperFixtures.tinyEnEngine.get()
+        #expect(engine.supportedLanguages == ["en"])
+        #expect(engine.identity == EngineIdentity(engine: "whisper", tier: .modern, model: "tiny.en"))
+        #expect(try engine.transcribe(MonoAudio(samples: []), language: "en", cancellation: Cancellation()).isEmpty)
+        #expect(!engine.isMultilingual)
+        let clip = try #require(try WhisperFixtures.librivoxClips().first)
+        #expect(try engine.detectLanguage(clip.audio) == nil)
+        #expect(throws: SpeechError.unsupportedLanguage(language: "de", engine: "whisper", available: ["en"])) {
+            try engine.transcribe(clip.audio, language: "de", cancellation: Cancellation())
+        }
+        #expect(WhisperLanguages.all.count == 100)
+        #expect(WhisperLanguages.supported(byVocabularySize: 51865).count == 99)
+        #expect(WhisperLanguages.supported(byVocabularySize: 51866).last == "yue")
+        #expect(WhisperLanguages.all.prefix(3) == ["en", "zh", "de"])
+    }
+}
+
+final class LockedLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
+}
+
+/// Deterministic noise for the no-speech test.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
