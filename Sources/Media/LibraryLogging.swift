@@ -12,3 +12,11 @@ public enum LibraryLogging {
         } : nil)
     }
 }
+
+/// Versions of the FFmpeg libraries this process loaded, for `--version`.
+public enum MediaLibraries {
+    public static var avformatVersion: String { dotted(avformat_version()) }
+    public static var avcodecVersion: String { dotted(avcodec_version()) }
+
+    private static func dotted(_ v: UInt32) -> String { "\(v >> 16).\((v >> 8) & 0xFF).\(v & 0xFF)" }
+}

@@ -1,4 +1,6 @@
 import Foundation
+import Media
+import Speech
 
 enum ExitCode {
     static let success: Int32 = 0
@@ -24,6 +26,11 @@ enum CapforgeVersion {
     static let string = "0.1.0"
 
     static func report() -> String {
-        "capforge \(string)"
+        [
+            "capforge \(string)",
+            "whisper.cpp \(WhisperLibrary.version) (libwhisper from the pywhispercpp 1.5.1 wheel)",
+            "FFmpeg libavformat \(MediaLibraries.avformatVersion), libavcodec \(MediaLibraries.avcodecVersion)",
+            "PocketSphinx 5prealpha (Debian), Vosk 0.3.45",
+        ].joined(separator: "\n")
     }
 }

@@ -34,6 +34,7 @@ func runMain() -> Int32 {
         break
     }
     arguments.removeFirst()
+    if ["caption", "export"].contains(first) { SpinLimit.ensure() }
     guard let subcommand = subcommands.first(where: { $0.spec.name == first }) else {
         let error = UsageError.unknownCommand(first, suggestion: closest(to: first, among: subcommands.map(\.spec.name)))
         printError("capforge: \(error)\nRun 'capforge --help' for the list of commands.")

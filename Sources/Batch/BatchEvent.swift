@@ -1,0 +1,21 @@
+import CapforgeCore
+import Speech
+
+/// What a batch run reports as it goes; reporters render these for a TTY, a log or a script.
+public enum BatchEvent: Sendable {
+    public enum Stage: String, Sendable, Codable {
+        case probe, extract, language, transcribe, captions, write, burn
+    }
+
+    public enum LanguageSource: String, Sendable, Codable {
+        case requested, streamTag = "stream-tag", detected, fallback
+    }
+
+    case batchStarted(files: Int, audioSeconds: Double)
+    case fileStarted(index: Int, total: Int, input: BatchInput, duration: Double?)
+    case stage(input: BatchInput, stage: Stage, fraction: Double)
+    case tierResolved(input: BatchInput, language: String, source: LanguageSource, plan: TierPlan)
+    case chunk(input: BatchInput, progress: ChunkProgress)
+    case fileFinished(index: Int, result: FileResult)
+    case batchFinished(results: [FileResult], interrupted: Bool, seconds: Double)
+}

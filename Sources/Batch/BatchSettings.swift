@@ -1,0 +1,85 @@
+import CapforgeCore
+import Captions
+import Foundation
+import Speech
+
+/// Everything that shapes a batch's outputs. Its hash (with the engines' identities) is the
+/// manifest's settings key: change any of it and the affected files are redone.
+public struct BatchSettings: Sendable, Codable, Equatable {
+    /// "auto" or a language identifier.
+    public var language: String = "auto"
+    public var tier: TierPreference = .auto
+    public var formats: [SubtitleFormat] = [.srt, .ass, .vtt, .json]
+    public var profile: CaptionProfile = .netflixEnglish
+    public var style: String = StyleSheet.defaultName
+    public var glossary = Glossary(terms: [])
+    public var preciseTiming = false
+    public var burn = false
+    public var noticeText: String = ASSWriter.defaultNotice
+    public var transcription = TranscriptionOptions()
+
+    public init() {}
+
+    /// The settings key for these settings with these engines and calibration.
+    public func key(engines: [EngineIdentity], calibration: CalibrationTable) -> String {
+        struct Keyed: Encodable {
+            var settings: BatchSettings
+            var engines: [EngineIdentity]
+            var calibration: CalibrationTable
+            var version = 1
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = (try? encoder.encode(Keyed(settings: self, engines: engines, calibration: calibration))) ?? Data()
+        return SHA256.hex(of: data)
+    }
+}
+
+/// How one input ended, for the summary, the report and the manifest.
+public struct FileResult: Sendable, Codable, Equatable {
+    public enum Status: String, Codable, Sendable { case done, skipped, failed }
+
+    public var relativePath: String
+    public var path: String
+    public var status: Status
+    public var duration: Double?
+    public var language: String?
+    public var tier: TranscriptTier?
+    public var basicShare: Double?
+    public var words: Int?
+    public var cues: Int?
+    public var violations: Int?
+    public var seconds: Double
+    public var outputs: [String]
+    public var warnings: [String]
+    public var error: String?
+    /// Chunk outcomes and spans, for the report's timeline.
+    public var chunks: [ChunkRecord]
+    /// Cue spans with their tier and mean score, for the report's timeline.
+    public var cueMarks: [CueMark]
+
+    public struct CueMark: Sendable, Codable, Equatable {
+        public var start: Double
+        public var end: Double
+        public var tier: Tier?
+        public var score: Double?
+    }
+
+    public init(relativePath: String, path: String, status: Status, seconds: Double = 0) {
+        self.relativePath = relativePath
+        self.path = path
+        self.status = status
+        self.seconds = seconds
+        outputs = []
+        warnings = []
+        chunks = []
+        cueMarks = []
+    }
+
+    /// "modern", "basic", or "mixed (23% basic)".
+    public var tierLabel: String {
+        guard let tier else { return "-" }
+        if tier == .mixed, let share = basicShare { return "mixed (\(Int((share * 100).rounded()))% basic)" }
+        return tier.rawValue
+    }
+}

@@ -1,0 +1,165 @@
+import CapforgeCore
+import Captions
+import Foundation
+import Media
+import Speech
+
+/// Captions one input: probe → extract → language → transcribe (chunked, journalled) → cues
+/// → write every format → manifest. Failures become a failed `FileResult`, never a stop.
+public final class CaptionPipeline: @unchecked Sendable {
+    public let settings: BatchSettings
+    public let engines: TierEngines
+    public let calibration: CalibrationTable
+    public let layout: OutputLayout
+    public let resolver: TierResolver
+    public let settingsKey: String
+    private let transcriber: ChunkedTranscriber
+    private let style: StyleSheet
+
+    public init(settings: BatchSettings, engines: TierEngines, calibration: CalibrationTable, layout: OutputLayout, modernLibraryAvailable: Bool = true) throws {
+        self.settings = settings
+        self.engines = engines
+        self.calibration = calibration
+        self.layout = layout
+        resolver = TierResolver(inventory: engines.inventory(modernLibraryAvailable: modernLibraryAvailable))
+        settingsKey = settings.key(engines: (engines.modern + engines.basic).map(\.identity), calibration: calibration)
+        transcriber = ChunkedTranscriber(engines: engines, calibration: calibration, options: settings.transcription)
+        style = try StyleSheet.load(named: settings.style)
+    }
+
+    /// The recorded result when the input's outputs are complete and current (a rerun skips it).
+    public func currentResult(_ input: BatchInput) -> FileResult? {
+        guard let identity = try? InputIdentity(of: input.url) else { return nil }
+        let manifest = Manifest(stateFolder: layout.stateFolder(for: input))
+        guard manifest.isCurrent(input.relativePath, identity: identity, settingsKey: settingsKey) else { return nil }
+        return manifest.entry(for: input.relativePath)?.result
+    }
+
+    public func process(_ input: BatchInput, cancellation: Cancellation, emit: (BatchEvent) -> Void) throws -> FileResult {
+        let began = Date()
+        var result = FileResult(relativePath: input.relativePath, path: input.url.path, status: .done)
+        let manifest = Manifest(stateFolder: layout.stateFolder(for: input))
+        do {
+            let identity = try InputIdentity(of: input.url)
+            emit(.stage(input: input, stage: .probe, fraction: 0))
+            let probe = try MediaProbe(path: input.url.path)
+            result.duration = probe.duration
+
+            emit(.stage(input: input, stage: .extract, fraction: 0))
+            // Decoding finishes before inference starts: on two cores they must not overlap.
+            let (audio, extraction) = try AudioExtractor(path: input.url.path, selection: streamSelection(probe)).extractAll(cancellation: cancellation)
+            result.warnings += extraction.warnings.map(\.description)
+
+            emit(.stage(input: input, stage: .language, fraction: 0))
+            let (language, source) = try spokenLanguage(audio: audio, probe: probe, stream: extraction.streamIndex)
+            let plan = try resolver.resolve(language, preference: settings.tier)
+            result.language = plan.language
+            emit(.tierResolved(input: input, language: plan.language, source: source, plan: plan))
+
+            emit(.stage(input: input, stage: .transcribe, fraction: 0))
+            let journal = try TranscriptionJournal(
+                url: layout.stateFolder(for: input).appendingPathComponent("journal/\(String(SHA256.hex(of: Data(input.relativePath.utf8)).prefix(24))).jsonl"),
+                key: "\(settingsKey)-\(identity.headTailSHA256)-\(identity.size)-\(plan.language)-\(plan.mode.rawValue)")
+            let transcript = try transcriber.transcribe(audio, plan: plan, journal: journal, cancellation: cancellation) { progress in
+                emit(.chunk(input: input, progress: progress))
+            }
+
+            emit(.stage(input: input, stage: .captions, fraction: 0))
+            let built = try CueBuilder(profile: settings.profile, fps: probe.video?.frameRate, language: plan.language).build(words: transcript.words)
+            let rules = try CueRules(profile: settings.profile, framesPerSecond: probe.video?.frameRate)
+            let quality = QualityReport(cues: built.cues, words: transcript.words, rules: rules, lowConfidenceThreshold: ASSWriter.defaultLowConfidence)
+
+            emit(.stage(input: input, stage: .write, fraction: 0))
+            let video = VideoSize(width: probe.video?.width ?? 1920, height: probe.video?.height ?? 1080)
+            for format in settings.formats {
+                let url = layout.subtitle(for: input, language: plan.language, format: format)
+                guard url.standardizedFileURL != input.url.standardizedFileURL else {
+                    throw BatchError.wouldOverwriteSource(url.path)
+                }
+                try writer(format, built.cues, transcript, quality, probe, video).write(to: url)
+                result.outputs.append(url.path)
+            }
+            journal.discard()
+
+            result.tier = transcript.tier
+            result.basicShare = transcript.basicShare
+            result.words = transcript.words.count
+            result.cues = built.cues.count
+            result.violations = built.violations.count
+            result.chunks = transcript.chunks
+            result.cueMarks = built.cues.map { cue in
+                FileResult.CueMark(start: Double(cue.start) / 1000, end: Double(cue.end) / 1000, tier: cue.tier,
+                                   score: cue.words.isEmpty ? nil : cue.words.reduce(0) { $0 + $1.score } / Double(cue.words.count))
+            }
+            let failedChunks = transcript.chunks.filter { $0.outcome == .failed }
+            if !failedChunks.isEmpty {
+                result.warnings.append("\(failedChunks.count) chunk(s) could not be recognised by any tier: "
+                    + failedChunks.map { String(format: "%.1f–%.1f s", $0.start, $0.end) }.joined(separator: ", "))
+            }
+            result.seconds = Date().timeIntervalSince(began)
+            try manifest.record(ManifestEntry(relativePath: input.relativePath, input: identity, settingsKey: settingsKey,
+                                              status: .done, outputs: result.outputs, result: result, error: nil))
+        } catch let error where Self.isCancellation(error) || cancellation.isCancelled {
+            throw BatchError.interrupted
+        } catch {
+            result.status = .failed
+            result.error = "\(error)"
+            result.seconds = Date().timeIntervalSince(began)
+            if let identity = try? InputIdentity(of: input.url) {
+                try? manifest.record(ManifestEntry(relativePath: input.relativePath, input: identity, settingsKey: settingsKey,
+                                                   status: .failed, outputs: [], result: result, error: result.error))
+            }
+        }
+        return result
+    }
+
+    private static func isCancellation(_ error: Error) -> Bool {
+        (error as? SpeechError) == .cancelled || (error as? MediaError) == .cancelled
+    }
+
+    /// With an explicit language, the track tagged with it when there is one.
+    private func streamSelection(_ probe: MediaProbe) -> AudioStreamSelection {
+        guard settings.language != "auto", let wanted = Language(settings.language),
+              probe.audioStreams.contains(where: { $0.language == wanted.code }) else { return .automatic }
+        return .language(wanted.code)
+    }
+
+    /// The language to recognise: as requested, else the stream's tag, else Whisper's vote over
+    /// three windows of speech, else English.
+    private func spokenLanguage(audio: MonoAudio, probe: MediaProbe, stream: Int) throws -> (String, BatchEvent.LanguageSource) {
+        if settings.language != "auto" { return (settings.language, .requested) }
+        if let tag = probe.audioStreams.first(where: { $0.index == stream })?.language { return (tag, .streamTag) }
+        if let detector = engines.modern.first(where: { $0.supportedLanguages.count > 1 }) as? LanguageDetector {
+            let windows = LanguageVote.windows(of: audio, regions: ChunkPlanner.defaultVAD.speechRegions(in: audio))
+            let guesses = try windows.compactMap { try detector.detectLanguage($0) }
+            if let winner = LanguageVote.winner(guesses), (try? resolver.resolve(winner.code)) != nil {
+                return (winner.code, .detected)
+            }
+        }
+        return ("en", .fallback)
+    }
+
+    private func writer(_ format: SubtitleFormat, _ cues: [Cue], _ transcript: Transcript, _ quality: QualityReport,
+                        _ probe: MediaProbe, _ video: VideoSize) -> any SubtitleWriter {
+        switch format {
+        case .srt: return SRTWriter(cues: cues)
+        case .vtt: return WebVTTWriter(cues: cues, transcript: transcript)
+        case .ass: return ASSWriter(cues: cues, transcript: transcript, video: video, style: style, noticeText: settings.noticeText)
+        case .json:
+            let captionSettings = CaptionSettings(profile: settings.profile, framesPerSecond: probe.video?.frameRate, style: settings.style)
+            return JSONWriter(transcript: transcript, cues: cues, settings: captionSettings, quality: quality)
+        }
+    }
+}
+
+public enum BatchError: Error, CustomStringConvertible, Equatable {
+    case interrupted
+    case wouldOverwriteSource(String)
+
+    public var description: String {
+        switch self {
+        case .interrupted: return "interrupted"
+        case .wouldOverwriteSource(let path): return "refusing to overwrite the source file \(path)"
+        }
+    }
+}

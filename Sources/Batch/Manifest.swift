@@ -1,0 +1,73 @@
+import CapforgeCore
+import Foundation
+import Speech
+
+/// Identity of an input file cheap enough to check on every run: size, modification time, and
+/// a hash of its first and last 64 KiB (catches a file replaced by one of the same size).
+public struct InputIdentity: Sendable, Equatable, Codable {
+    public var size: Int64
+    public var modified: Double
+    public var headTailSHA256: String
+
+    static let sampleBytes = 64 * 1024
+
+    public init(of url: URL) throws {
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
+        modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        hasher.update(try handle.read(upToCount: Self.sampleBytes) ?? Data())
+        if size > Int64(Self.sampleBytes) {
+            try handle.seek(toOffset: UInt64(max(Int64(Self.sampleBytes), size - Int64(Self.sampleBytes))))
+            hasher.update(try handle.readToEnd() ?? Data())
+        }
+        headTailSHA256 = hasher.finalize()
+    }
+}
+
+/// What a finished (or failed) input left behind, kept in one file per input so that several
+/// processes sharing an output tree (`--shard`) never write the same file.
+public struct ManifestEntry: Sendable, Equatable, Codable {
+    public enum Status: String, Codable, Sendable { case done, failed }
+
+    public var relativePath: String
+    public var input: InputIdentity
+    /// Hash of every setting and model that shapes the outputs.
+    public var settingsKey: String
+    public var status: Status
+    public var outputs: [String]
+    public var result: FileResult?
+    public var error: String?
+}
+
+/// The per-tree manifest: `.capforge/manifest/<hash of relative path>.json`.
+public struct Manifest: Sendable {
+    public let folder: URL
+
+    public init(stateFolder: URL) {
+        folder = stateFolder.appendingPathComponent("manifest")
+    }
+
+    func url(for relativePath: String) -> URL {
+        folder.appendingPathComponent(String(SHA256.hex(of: Data(relativePath.utf8)).prefix(24)) + ".json")
+    }
+
+    public func entry(for relativePath: String) -> ManifestEntry? {
+        guard let data = try? Data(contentsOf: url(for: relativePath)) else { return nil }
+        return try? JSONDecoder().decode(ManifestEntry.self, from: data)
+    }
+
+    public func record(_ entry: ManifestEntry) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try AtomicFile.write(try encoder.encode(entry), to: url(for: entry.relativePath))
+    }
+
+    /// True when the input is done with these settings and every output still exists.
+    public func isCurrent(_ relativePath: String, identity: InputIdentity, settingsKey: String) -> Bool {
+        guard let entry = entry(for: relativePath), entry.status == .done, entry.input == identity, entry.settingsKey == settingsKey else { return false }
+        return entry.outputs.allSatisfy { FileManager.default.fileExists(atPath: $0) }
+    }
+}

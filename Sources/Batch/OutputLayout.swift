@@ -1,0 +1,53 @@
+import Captions
+import Foundation
+
+/// Where a batch writes each input's outputs: next to the input, or mirrored under `--out`
+/// keeping the relative folder structure. Names are made safe: they cannot escape the output
+/// folder, carry control characters, or hide as dotfiles.
+public struct OutputLayout: Sendable {
+    /// `--out`, absolute; nil writes beside each input.
+    public var outputRoot: URL?
+
+    public init(outputRoot: URL?) {
+        self.outputRoot = outputRoot?.standardizedFileURL
+    }
+
+    /// The folder an input's outputs go to.
+    public func folder(for input: BatchInput) -> URL {
+        guard let outputRoot else { return input.url.deletingLastPathComponent() }
+        let components = input.relativePath.split(separator: "/").dropLast().map { Self.safeComponent(String($0)) }
+        return components.reduce(outputRoot) { $0.appendingPathComponent($1) }
+    }
+
+    /// The input's name without extension, made safe for output names.
+    public func stem(for input: BatchInput) -> String {
+        Self.safeComponent(input.url.deletingPathExtension().lastPathComponent)
+    }
+
+    public func subtitle(for input: BatchInput, language: String, format: SubtitleFormat) -> URL {
+        OutputNaming.url(forVideo: folder(for: input).appendingPathComponent(stem(for: input) + ".video"), language: language, format: format)
+    }
+
+    /// `talk.captioned.mp4` (or `.mkv` when asked).
+    public func burned(for input: BatchInput, containerExtension: String = "mp4") -> URL {
+        folder(for: input).appendingPathComponent("\(stem(for: input))\(InputScanner.burnedMarker)\(containerExtension)")
+    }
+
+    /// Where the manifest and journals live: `.capforge/` at the top of the tree being written.
+    public func stateFolder(for input: BatchInput) -> URL {
+        (outputRoot ?? input.root).appendingPathComponent(".capforge")
+    }
+
+    /// Replaces what cannot safely be part of a file name: path separators, `.`/`..`, control
+    /// characters (newlines), undecodable bytes, and a leading dot.
+    static func safeComponent(_ name: String) -> String {
+        var safe = String(name.unicodeScalars.map { scalar -> Character in
+            let bad = scalar == "/" || scalar == "\u{FFFD}" || scalar.properties.generalCategory == .control
+                || scalar.properties.generalCategory == .format || scalar.value == 0x7F
+            return bad ? "_" : Character(scalar)
+        })
+        if safe.isEmpty || safe == "." || safe == ".." { safe = "_" }
+        if safe.hasPrefix(".") { safe = "_" + safe.dropFirst() }
+        return safe
+    }
+}

@@ -1,0 +1,185 @@
+import CapforgeCore
+import Foundation
+import Speech
+
+/// Renders batch events somewhere: a live TTY display, plain log lines, or JSON lines.
+public protocol BatchReporter: AnyObject {
+    func handle(_ event: BatchEvent)
+}
+
+/// Newline-delimited JSON events for scripts and other tools (`--json`).
+public final class JSONLinesReporter: BatchReporter {
+    private let output: FileHandle
+
+    public init(output: FileHandle = .standardOutput) {
+        self.output = output
+    }
+
+    public func handle(_ event: BatchEvent) {
+        let object: [String: Any?]
+        switch event {
+        case .batchStarted(let files, let audio):
+            object = ["event": "batch-started", "files": files, "audioSeconds": audio]
+        case .fileStarted(let index, let total, let input, let duration):
+            object = ["event": "file-started", "file": input.url.path, "index": index + 1, "total": total, "duration": duration]
+        case .stage(let input, let stage, let fraction):
+            object = ["event": "stage", "file": input.url.path, "stage": stage.rawValue, "fraction": fraction]
+        case .tierResolved(let input, let language, let source, let plan):
+            object = ["event": "tier-resolved", "file": input.url.path, "language": language, "languageSource": source.rawValue,
+                      "tier": plan.displayTier, "basicFallback": plan.basicFallback]
+        case .chunk(let input, let progress):
+            object = ["event": "chunk", "file": input.url.path, "chunk": progress.chunk + 1, "chunks": progress.chunkCount,
+                      "fraction": progress.fraction, "outcome": progress.record.outcome.rawValue, "tier": progress.record.tier?.rawValue,
+                      "words": progress.wordsSoFar, "resumed": progress.resumed]
+        case .fileFinished(_, let result):
+            object = ["event": result.status == .failed ? "file-failed" : (result.status == .skipped ? "file-skipped" : "file-done"),
+                      "file": result.path, "outputs": result.outputs, "tier": result.tier?.rawValue,
+                      "basicShare": result.basicShare, "language": result.language, "error": result.error,
+                      "warnings": result.warnings, "seconds": result.seconds]
+        case .batchFinished(let results, let interrupted, let seconds):
+            object = ["event": "batch-finished", "done": results.filter { $0.status == .done }.count,
+                      "skipped": results.filter { $0.status == .skipped }.count, "failed": results.filter { $0.status == .failed }.count,
+                      "interrupted": interrupted, "seconds": seconds]
+        }
+        let clean = object.mapValues { $0 ?? NSNull() }
+        guard let data = try? JSONSerialization.data(withJSONObject: clean, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        output.write(data + Data([0x0A]))
+    }
+}
+
+/// One plain line per event, for logs and pipes (not a TTY).
+public final class PlainReporter: BatchReporter {
+    private let output: FileHandle
+    private let verbose: Bool
+
+    public init(output: FileHandle = .standardError, verbose: Bool = false) {
+        self.output = output
+        self.verbose = verbose
+    }
+
+    public func handle(_ event: BatchEvent) {
+        let line: String?
+        switch event {
+        case .batchStarted(let files, let audio):
+            line = "capforge: \(files) file(s), \(Format.duration(audio)) of media"
+        case .fileStarted(let index, let total, let input, _):
+            line = "[\(index + 1)/\(total)] \(input.relativePath)"
+        case .stage(let input, let stage, _):
+            line = verbose ? "  \(input.relativePath): \(stage.rawValue)" : nil
+        case .tierResolved(let input, let language, let source, let plan):
+            line = "  \(input.relativePath): language \(language) (\(source.rawValue)), tier \(plan.displayTier)"
+        case .chunk(let input, let progress):
+            line = verbose ? "  \(input.relativePath): chunk \(progress.chunk + 1)/\(progress.chunkCount) \(progress.record.outcome.rawValue) \(progress.record.tier?.rawValue ?? "")" : nil
+        case .fileFinished(_, let result):
+            switch result.status {
+            case .done: line = "  done: \(result.tierLabel), \(result.words ?? 0) words, \(result.cues ?? 0) cues, \(Format.seconds(result.seconds))"
+                + result.warnings.map { "\n  warning: \($0)" }.joined()
+            case .skipped: line = "  skipped: outputs are current"
+            case .failed: line = "  failed: \(result.error ?? "unknown error")"
+            }
+        case .batchFinished:
+            line = nil
+        }
+        if let line { output.write(Data((line + "\n").utf8)) }
+    }
+}
+
+/// A live display for terminals: one overall bar (files, media minutes, ETA from measured speed)
+/// and one line for the file in progress (stage, percent, tier). Respects NO_COLOR.
+public final class TerminalReporter: BatchReporter {
+    private let output: FileHandle
+    private let color: Bool
+    private var totalFiles = 0
+    private var totalSeconds = 0.0
+    private var doneFiles = 0
+    private var doneSeconds = 0.0
+    private var currentDuration = 0.0
+    private var current = ""
+    private var stage = ""
+    private var fraction = 0.0
+    private var tier = ""
+    private var began = Date()
+    private var linesDrawn = 0
+
+    public init(output: FileHandle = .standardError, color: Bool) {
+        self.output = output
+        self.color = color
+    }
+
+    public func handle(_ event: BatchEvent) {
+        switch event {
+        case .batchStarted(let files, let audio):
+            totalFiles = files
+            totalSeconds = audio
+            began = Date()
+        case .fileStarted(_, _, let input, let duration):
+            current = input.relativePath
+            currentDuration = duration ?? 0
+            stage = "start"
+            fraction = 0
+            tier = ""
+        case .stage(_, let s, let f):
+            stage = s.rawValue
+            fraction = f
+        case .tierResolved(_, let language, _, let plan):
+            tier = "\(language) \(plan.displayTier)"
+        case .chunk(_, let progress):
+            stage = "transcribe"
+            fraction = progress.fraction
+            if let t = progress.record.tier, !tier.contains(t.rawValue) { tier += "+\(t.rawValue)" }
+        case .fileFinished(_, let result):
+            doneFiles += 1
+            doneSeconds += result.duration ?? currentDuration
+            currentDuration = 0
+            clear()
+            let mark: String
+            switch result.status {
+            case .done: mark = paint("✔", 32) + " \(result.relativePath)  \(result.tierLabel), \(result.cues ?? 0) cues"
+            case .skipped: mark = paint("↷", 90) + " \(result.relativePath)  skipped (current)"
+            case .failed: mark = paint("✘", 31) + " \(result.relativePath)  \(result.error ?? "")"
+            }
+            output.write(Data((mark + "\n").utf8))
+            current = ""
+        case .batchFinished:
+            clear()
+            return
+        }
+        draw()
+    }
+
+    private func draw() {
+        clear()
+        let done = doneSeconds + currentDuration * fraction
+        let share = totalSeconds > 0 ? min(1, done / totalSeconds) : Double(doneFiles) / Double(max(1, totalFiles))
+        let width = 30
+        let filled = Int(share * Double(width))
+        let elapsed = Date().timeIntervalSince(began)
+        let eta = done > 0 && totalSeconds > done ? " ETA " + Format.duration(elapsed / done * (totalSeconds - done)) : ""
+        var lines = ["[" + String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled) + "] "
+            + "\(doneFiles)/\(totalFiles) files, \(Format.duration(done))/\(Format.duration(totalSeconds))\(eta)"]
+        if !current.isEmpty { lines.append("  \(current): \(stage) \(Int(fraction * 100))% \(tier)") }
+        output.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        linesDrawn = lines.count
+    }
+
+    private func clear() {
+        guard linesDrawn > 0 else { return }
+        output.write(Data(String(repeating: "\u{1B}[1A\u{1B}[2K", count: linesDrawn).utf8))
+        linesDrawn = 0
+    }
+
+    private func paint(_ text: String, _ code: Int) -> String {
+        color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}
+
+enum Format {
+    static func duration(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+    }
+
+    static func seconds(_ value: Double) -> String {
+        String(format: "%.1f s", value)
+    }
+}

@@ -1,0 +1,135 @@
+import Arguments
+import Batch
+import CapforgeCore
+import Captions
+import Foundation
+import Speech
+
+private let batchOptions: [Option] = [
+    Option("lang", value: "auto|CODE", help: "spoken language (default auto: stream tag, then detection, then English)"),
+    Option("tier", value: "auto|modern|basic|arbitrate", help: "which recogniser tier to use (default auto)"),
+    Option("profile", value: "NAME|FILE", help: "caption rules: netflix-en (default), bbc, dcmp, or a JSON profile file"),
+    Option("style", value: "NAME", help: "ASS style from Styles/: default, large, top"),
+    Option("out", value: "DIR", help: "write outputs under DIR, mirroring the input folders (default: next to each video)"),
+    Option("force", help: "redo files whose outputs are current"),
+    Option("dry-run", help: "list files with their language, tier and estimated time; transcribe nothing"),
+    Option("shard", value: "I/N", help: "process only shard I of N (stable by relative path)"),
+    Option("json", help: "newline-delimited JSON events on standard output"),
+    Option("report", value: "FILE.html", help: "write a self-contained HTML report"),
+    Option("vocab", value: "FILE", help: "terms (one per line) to prompt Whisper with and to fix spelling in every tier"),
+    Option("model", value: "PATH", help: "use this ggml Whisper model instead of the installed ones"),
+    Option("precise-timing", help: "DTW word timing (slower, tighter word starts)"),
+    Option("deadline-factor", value: "X", help: "a chunk may take X times its length before it falls back (default 3)"),
+    Option("quiet", short: "q", help: "print only the summary and errors"),
+    Option("verbose", short: "v", help: "print every stage and chunk; show library warnings"),
+]
+
+let captionCommand = Subcommand(
+    spec: Command(
+        "caption", summary: "Caption every video and audio file in the given files and folders (recursively).",
+        usage: "PATH... [OPTIONS]",
+        options: batchOptions + [Option("formats", value: "LIST", help: "comma-separated: srt,ass,vtt,json (default all)")],
+        minPositionals: 1),
+    run: { args in try runBatch(args, defaultFormats: [.srt, .ass, .vtt, .json]) })
+
+let exportCommand = Subcommand(
+    spec: Command(
+        "export", summary: "Write subtitle files only (SRT and WebVTT by default), never burn in.",
+        usage: "PATH... [OPTIONS]",
+        options: batchOptions + [Option("formats", value: "LIST", help: "comma-separated: srt,ass,vtt,json (default srt,vtt)")],
+        minPositionals: 1),
+    run: { args in try runBatch(args, defaultFormats: [.srt, .vtt]) })
+
+func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) throws -> BatchSettings {
+    var settings = BatchSettings()
+    if let lang = args.value("lang") {
+        guard lang == "auto" || Language(lang) != nil else {
+            throw UsageError.invalidValue(option: "lang", value: lang, reason: "not a known language; try an ISO 639 code such as en, de, ko")
+        }
+        settings.language = lang == "auto" ? "auto" : Language(lang)!.code
+    }
+    if let tier = args.value("tier") {
+        guard let preference = TierPreference(rawValue: tier) else {
+            throw UsageError.invalidValue(option: "tier", value: tier, reason: "use auto, modern, basic or arbitrate")
+        }
+        settings.tier = preference
+    }
+    settings.formats = defaultFormats
+    if let list = args.value("formats") {
+        settings.formats = try list.split(separator: ",").map { name in
+            guard let format = SubtitleFormat(rawValue: name.trimmingCharacters(in: .whitespaces).lowercased()) else {
+                throw UsageError.invalidValue(option: "formats", value: String(name), reason: "formats are srt, ass, vtt, json")
+            }
+            return format
+        }
+    }
+    if let profile = args.value("profile") {
+        do { settings.profile = try Lint.profile(named: profile) } catch {
+            throw UsageError.invalidValue(option: "profile", value: profile, reason: "\(error)")
+        }
+    }
+    if let style = args.value("style") { settings.style = style }
+    if let vocab = args.value("vocab") { settings.glossary = try Glossary(contentsOf: URL(fileURLWithPath: vocab)) }
+    settings.preciseTiming = args.flag("precise-timing")
+    if let factor = args.value("deadline-factor") {
+        guard let x = Double(factor), x > 0 else { throw UsageError.invalidValue(option: "deadline-factor", value: factor, reason: "a positive number") }
+        settings.transcription.deadlineFactor = x
+    }
+    settings.transcription.glossary = settings.glossary
+    return settings
+}
+
+func loadEngines(_ args: ParsedArguments, settings: BatchSettings) throws -> TierEngines {
+    try WhisperLibrary.verifyABI()
+    if args.flag("verbose") {
+        WhisperLibrary.setLogHandler { line in FileHandle.standardError.write(Data("whisper: \(line)\n".utf8)) }
+    } else {
+        WhisperLibrary.setLogHandler(nil)
+    }
+    let options = WhisperOptions(preciseTiming: settings.preciseTiming, initialPrompt: settings.glossary.prompt)
+    return try InstalledEngines.discover(store: ModelStore(), whisperModel: args.value("model").map { URL(fileURLWithPath: $0) }, whisperOptions: options)
+}
+
+private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) throws -> Int32 {
+    let settings = try batchSettings(args, defaultFormats: defaultFormats)
+    let shard = try args.value("shard").map { text -> Shard in
+        guard let shard = Shard(text) else { throw UsageError.invalidValue(option: "shard", value: text, reason: "use I/N with 1 ≤ I ≤ N, e.g. 2/8") }
+        return shard
+    }
+    let (found, problems) = InputScanner.scan(args.positionals)
+    let inputs = found.filter { shard?.contains($0.relativePath) ?? true }
+    for problem in problems { printError("capforge: \(problem)") }
+
+    let engines = try loadEngines(args, settings: settings)
+    let layout = OutputLayout(outputRoot: args.value("out").map { URL(fileURLWithPath: $0) })
+    let pipeline = try CaptionPipeline(settings: settings, engines: engines, calibration: MeasuredCalibration.table, layout: layout)
+
+    if args.flag("dry-run") {
+        print(DryRun.listing(inputs, pipeline: pipeline))
+        return problems.isEmpty ? ExitCode.success : ExitCode.failure
+    }
+
+    let reporter: BatchReporter
+    if args.flag("json") {
+        reporter = JSONLinesReporter()
+    } else if isatty(STDERR_FILENO) == 1 && !args.flag("verbose") {
+        reporter = TerminalReporter(color: ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+    } else {
+        reporter = PlainReporter(verbose: args.flag("verbose"))
+    }
+    let quiet = args.flag("quiet")
+    let cancellation = Cancellation()
+    Interrupts.install(cancellation)
+    let (results, interrupted) = BatchRunner(pipeline: pipeline, force: args.flag("force")).run(inputs, cancellation: cancellation) { event in
+        if !quiet || args.flag("json") { reporter.handle(event) }
+    }
+    let seconds = results.reduce(0) { $0 + $1.seconds }
+    if !args.flag("json") {
+        print(Summary.table(results, interrupted: interrupted, seconds: seconds))
+    }
+    if let report = args.value("report") {
+        try AtomicFile.write(HTMLReport.render(results), to: URL(fileURLWithPath: report))
+    }
+    if interrupted { return ExitCode.interrupted }
+    return results.contains { $0.status == .failed } || !problems.isEmpty ? ExitCode.failure : ExitCode.success
+}

@@ -1,0 +1,63 @@
+import Batch
+import Arguments
+import Foundation
+import Speech
+
+let modelsCommand = Subcommand(
+    spec: Command(
+        "models", summary: "List installed models, or import a Whisper model (a CTranslate2/faster-whisper directory) as ggml.",
+        usage: "list | import DIR [--name NAME]",
+        options: [Option("name", value: "NAME", help: "name for the imported model (default: from the directory)"),
+                  Option("json", help: "print the list as JSON")],
+        positionals: 1...2)
+) { args in
+    let store = ModelStore()
+    switch (args.positionals[0], args.positionals.count) {
+    case ("list", 1):
+        let whisper = try store.list()
+        let vosk = VoskModelCatalog.discover(in: store.directory)
+        let pocketSphinx = PocketSphinxModel.debianEnglish
+        if args.flag("json") {
+            struct Row: Encodable { var engine, name, path: String; var size: Int64?; var englishOnly: Bool?; var languages: [String]; var sha256: String? }
+            var rows = whisper.map { Row(engine: $0.engine, name: $0.name, path: $0.url.path, size: $0.sizeBytes, englishOnly: $0.isEnglishOnly, languages: $0.languages, sha256: $0.sha256) }
+            rows += vosk.map { Row(engine: "vosk", name: $0.name, path: $0.directory.path, size: nil, englishOnly: nil, languages: [$0.language], sha256: nil) }
+            if pocketSphinx.isInstalled {
+                rows.append(Row(engine: "pocketsphinx", name: pocketSphinx.name, path: pocketSphinx.acousticModel.deletingLastPathComponent().path, size: nil, englishOnly: true, languages: ["en"], sha256: nil))
+            }
+            print(try jsonString(rows))
+            return ExitCode.success
+        }
+        print("models directory: \(store.directory.path)")
+        if whisper.isEmpty { print("  no Whisper model: import one with 'capforge models import DIR'") }
+        for m in whisper {
+            let kind = m.isEnglishOnly ? "English-only" : "multilingual (\(m.languages.count) languages)"
+            print("  whisper  \(m.name)  \(m.url.lastPathComponent)  \(String(format: "%.1f MB", Double(m.sizeBytes) / 1e6))  \(kind)  sha256 \(m.sha256 ?? "-")")
+        }
+        for m in vosk { print("  vosk     \(m.name)  language \(m.language)  (basic tier)") }
+        print(pocketSphinx.isInstalled ? "  pocketsphinx  \(pocketSphinx.name)  language en  (basic tier, Debian package)"
+                                       : "  pocketsphinx  not installed (apt-get install pocketsphinx-en-us)")
+        return ExitCode.success
+    case ("import", 2):
+        let model = try store.importCT2(from: URL(fileURLWithPath: args.positionals[1]), name: args.value("name"))
+        print("imported \(model.name): \(model.url.path) (\(model.isEnglishOnly ? "English-only" : "multilingual"), sha256 \(model.sha256 ?? "-"))")
+        return ExitCode.success
+    default:
+        throw UsageError.tooManyArguments(extra: Array(args.positionals.dropFirst()))
+    }
+}
+
+let languagesCommand = Subcommand(
+    spec: Command(
+        "languages", summary: "List the languages this machine can caption: modern tier first, then basic-only ones.",
+        usage: "[--model PATH]", options: [Option("model", value: "PATH", help: "consider only this Whisper model for the modern tier")],
+        positionals: 0...0)
+) { args in
+    let engines = try loadEngines(args, settings: BatchSettings())
+    let listing = TierResolver(inventory: engines.inventory()).listing()
+    if listing.isEmpty {
+        print("no language: no model is installed (run Scripts/setup, or 'capforge models import DIR')")
+        return ExitCode.failure
+    }
+    for entry in listing { print("\(entry.language.code)\t\(entry.label)") }
+    return ExitCode.success
+}
