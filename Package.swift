@@ -26,6 +26,9 @@ let package = Package(
             name: "CLibass", path: "Sources/CLibass", pkgConfig: "libass",
             providers: [.apt(["libass-dev"])]),
         .systemLibrary(
+            name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig",
+            providers: [.apt(["libfontconfig-dev"])]),
+        .systemLibrary(
             name: "CPocketSphinx", path: "Sources/CPocketSphinx", pkgConfig: "pocketsphinx",
             providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev"])]),
 
@@ -38,7 +41,7 @@ let package = Package(
         .target(name: "CapforgeCore"),
 
         .target(name: "Arguments"),
-        .target(name: "Media", dependencies: ["CapforgeCore", "CFFmpeg"]),
+        .target(name: "Media", dependencies: ["CapforgeCore", "CFFmpeg", "CLibass", "CFontconfig"]),
         .target(name: "Captions", dependencies: ["CapforgeCore"]),
         .target(
             name: "Speech", dependencies: ["CapforgeCore", "CPocketSphinx", "CWhisper", "CVosk"],
@@ -48,7 +51,7 @@ let package = Package(
 
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
         .testTarget(name: "CapforgeCoreTests", dependencies: ["CapforgeCore"]),
-        .testTarget(name: "MediaTests", dependencies: ["Media", "CapforgeCore"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "CapforgeCore", "Captions"]),
         .testTarget(name: "CaptionsTests", dependencies: ["Captions", "CapforgeCore", "CLibass"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "CapforgeCore", "CWhisper"]),
     ],
