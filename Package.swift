@@ -38,7 +38,8 @@ let package = Package(
         .systemLibrary(name: "CVosk", path: "Sources/CVosk"),
 
         // Plain value types shared by every layer.
-        .target(name: "CapforgeCore"),
+        // Optimised even in debug builds: hashing models and inputs is 200× slower unoptimised.
+        .target(name: "CapforgeCore", swiftSettings: [.unsafeFlags(["-O"])]),
 
         .target(name: "Arguments"),
         .target(name: "Media", dependencies: ["CapforgeCore", "CFFmpeg", "CLibass", "CFontconfig"]),

@@ -40,9 +40,9 @@ public final class CaptionPipeline: @unchecked Sendable {
         var result = FileResult(relativePath: input.relativePath, path: input.url.path, status: .done)
         let manifest = Manifest(stateFolder: layout.stateFolder(for: input))
         do {
-            let identity = try InputIdentity(of: input.url)
             emit(.stage(input: input, stage: .probe, fraction: 0))
             let probe = try MediaProbe(path: input.url.path)
+            let identity = try InputIdentity(of: input.url)
             result.duration = probe.duration
 
             emit(.stage(input: input, stage: .extract, fraction: 0))

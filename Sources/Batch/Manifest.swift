@@ -1,5 +1,6 @@
 import CapforgeCore
 import Foundation
+import Media
 import Speech
 
 /// Identity of an input file cheap enough to check on every run: size, modification time, and
@@ -13,6 +14,10 @@ public struct InputIdentity: Sendable, Equatable, Codable {
 
     public init(of url: URL) throws {
         let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        // Opening a FIFO would block: only regular files have an identity (the probe reports the rest).
+        guard attributes[.type] as? FileAttributeType == .typeRegular else {
+            throw MediaError.notAFile(path: url.path, kind: "special file")
+        }
         size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
         modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
         let handle = try FileHandle(forReadingFrom: url)

@@ -20,6 +20,7 @@ private let batchOptions: [Option] = [
     Option("model", value: "PATH", help: "use this ggml Whisper model instead of the installed ones"),
     Option("precise-timing", help: "DTW word timing (slower, tighter word starts)"),
     Option("deadline-factor", value: "X", help: "a chunk may take X times its length before it falls back (default 3)"),
+    Option("no-chunking", help: "recognise each file in one piece (no VAD chunks, no per-chunk fallback); for comparisons"),
     Option("quiet", short: "q", help: "print only the summary and errors"),
     Option("verbose", short: "v", help: "print every stage and chunk; show library warnings"),
 ]
@@ -76,6 +77,7 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
         settings.transcription.deadlineFactor = x
     }
     settings.transcription.glossary = settings.glossary
+    settings.transcription.chunking = !args.flag("no-chunking")
     return settings
 }
 

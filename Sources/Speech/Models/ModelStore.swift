@@ -91,6 +91,22 @@ public struct ModelStore: Sendable {
             engine: "whisper", name: Self.modelName(ofFile: url.lastPathComponent), url: url, sizeBytes: size,
             isEnglishOnly: !hparams.isMultilingual,
             languages: hparams.isMultilingual ? WhisperLanguages.supported(byVocabularySize: hparams.vocabularySize) : ["en"],
-            sha256: digest ? try SHA256.hex(ofFile: url) : nil)
+            sha256: digest ? try Self.digest(of: url, size: size) : nil)
+    }
+
+    /// A model's SHA-256, remembered in `<model>.sha256` beside it (keyed by size and
+    /// modification time) so every run can name its exact model without rereading it.
+    static func digest(of url: URL, size: Int64) throws -> String {
+        let modified = (try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        let stamp = "\(size) \(modified)"
+        let sidecar = url.appendingPathExtension("sha256")
+        if let cached = try? String(contentsOf: sidecar, encoding: .utf8) {
+            let fields = cached.split(separator: " ", maxSplits: 1).map(String.init)
+            if fields.count == 2, fields[1] == stamp { return fields[0] }
+        }
+        let digest = try SHA256.hex(ofFile: url)
+        // A read-only models directory still works; it just hashes every time.
+        try? AtomicFile.write("\(digest) \(stamp)", to: sidecar)
+        return digest
     }
 }

@@ -8,6 +8,8 @@ public struct TranscriptionOptions: Sendable, Equatable, Codable, Hashable {
     public var minimumDeadline: Double = 20
     public var arbitration = ArbitrationRules()
     public var glossary = Glossary(terms: [])
+    /// Off: the whole audio goes to the engine as one chunk (for comparisons; no VAD skipping).
+    public var chunking = true
 
     public init() {}
 }
@@ -44,7 +46,8 @@ public final class ChunkedTranscriber: @unchecked Sendable {
         _ audio: MonoAudio, plan: TierPlan, journal: TranscriptionJournal? = nil,
         cancellation: Cancellation = Cancellation(), progress: (ChunkProgress) -> Void = { _ in }
     ) throws -> Transcript {
-        let chunks = planner.plan(audio)
+        let chunks = options.chunking ? planner.plan(audio)
+            : [PlannedChunk(index: 0, start: audio.startTime, end: audio.endTime, keepFrom: nil, keepUntil: nil)]
         let total = chunks.reduce(0) { $0 + $1.duration }
         let previous = journal?.finished ?? [:]
         var entries: [JournalEntry] = []

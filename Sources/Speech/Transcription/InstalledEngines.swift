@@ -49,7 +49,7 @@ public enum InstalledEngines {
             whisperModels = [try store.describe(modelAt: whisperModel)]
         } else {
             // Bigger models are more accurate: try them first for every language they cover.
-            whisperModels = ((try? store.list(digests: false)) ?? []).filter { $0.engine == "whisper" }.sorted { $0.sizeBytes > $1.sizeBytes }
+            whisperModels = try store.list().filter { $0.engine == "whisper" }.sorted { $0.sizeBytes > $1.sizeBytes }
         }
         let modern: [any SpeechEngine] = whisperModels.map { model in
             LazyEngine(
