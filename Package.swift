@@ -54,6 +54,7 @@ let package = Package(
         .testTarget(name: "CapforgeCoreTests", dependencies: ["CapforgeCore"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "CapforgeCore", "Captions"]),
         .testTarget(name: "CaptionsTests", dependencies: ["Captions", "CapforgeCore", "CLibass"]),
+        .testTarget(name: "BatchTests", dependencies: ["Batch", "CapforgeCore", "Speech", "Media", "Captions", "capforge"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "CapforgeCore", "CWhisper"]),
     ],
     swiftLanguageModes: [.v6]

@@ -65,7 +65,13 @@ public enum InputScanner {
         for name in names where !name.hasPrefix(".") {
             let url = folder.appendingPathComponent(name)
             var info = stat()
-            guard lstat(url.path, &info) == 0 else { continue }
+            guard lstat(url.path, &info) == 0 else {
+                // Foundation decodes a name that is not UTF-8 with U+FFFD, so it cannot be opened again.
+                if name.contains("\u{FFFD}") && isCandidate(name: name) {
+                    problems.append(ScanProblem(path: url.path, reason: "the file name is not valid UTF-8 (shown with �); rename the file to caption it"))
+                }
+                continue
+            }
             // Symlinked folders are not followed: they can loop or leave the tree.
             let isDirectory = info.st_mode & S_IFMT == S_IFDIR
             if isDirectory {

@@ -9,7 +9,7 @@ public enum Summary {
             [r.relativePath, r.duration.map(Format.duration) ?? "-", r.language ?? "-", r.tierLabel,
              r.words.map(String.init) ?? "-", r.cues.map(String.init) ?? "-", r.violations.map(String.init) ?? "-",
              r.status == .skipped ? "-" : Format.seconds(r.seconds),
-             r.status == .failed ? "FAILED: \(r.error ?? "")" : r.status.rawValue]
+             r.status == .failed ? "FAILED: \(r.error ?? "")" : r.status.rawValue + (r.warnings.isEmpty ? "" : " (\(r.warnings.count) warning(s))")]
         }
         let widths = header.indices.map { column in
             ([header] + rows).map { $0[column].count }.max() ?? 0
@@ -22,6 +22,11 @@ public enum Summary {
         }
         var lines = [render(header), widths.map { String(repeating: "-", count: min($0, 60)) }.joined(separator: "  ")]
         lines += rows.map(render)
+        let warned = results.filter { !$0.warnings.isEmpty && $0.status != .failed }
+        if !warned.isEmpty {
+            lines.append("")
+            lines += warned.flatMap { r in r.warnings.map { "warning: \(r.relativePath): \($0)" } }
+        }
         let done = results.filter { $0.status == .done }.count
         let skipped = results.filter { $0.status == .skipped }.count
         let failed = results.filter { $0.status == .failed }.count
