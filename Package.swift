@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "CapforgeCore", "Captions"]),
         .testTarget(name: "CaptionsTests", dependencies: ["Captions", "CapforgeCore", "CLibass"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "CapforgeCore", "Speech", "Media", "Captions", "capforge"]),
-        .testTarget(name: "SpeechTests", dependencies: ["Speech", "CapforgeCore", "CWhisper"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "CapforgeCore", "CWhisper", "Media"]),
     ],
     swiftLanguageModes: [.v6]
 )

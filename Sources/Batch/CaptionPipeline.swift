@@ -130,7 +130,7 @@ public final class CaptionPipeline: @unchecked Sendable {
         if settings.language != "auto" { return (settings.language, .requested) }
         if let tag = probe.audioStreams.first(where: { $0.index == stream })?.language { return (tag, .streamTag) }
         if let detector = engines.modern.first(where: { $0.supportedLanguages.count > 1 }) as? LanguageDetector {
-            let windows = LanguageVote.windows(of: audio, regions: ChunkPlanner.defaultVAD.speechRegions(in: audio))
+            let windows = LanguageVote.windows(of: audio, regions: try transcriber.planner.detector.speechRegions(in: audio))
             let guesses = try windows.compactMap { try detector.detectLanguage($0) }
             if let winner = LanguageVote.winner(guesses), (try? resolver.resolve(winner.code)) != nil {
                 return (winner.code, .detected)

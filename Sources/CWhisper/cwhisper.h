@@ -205,6 +205,28 @@ const char * whisper_lang_str(int id);
 int whisper_pcm_to_mel(struct whisper_context * ctx, const float * samples, int n_samples, int n_threads);
 int whisper_lang_auto_detect(struct whisper_context * ctx, int offset_ms, int n_threads, float * lang_probs);
 
+// Silero voice activity detection, run on its own context (not through whisper_full).
+struct whisper_vad_context;
+struct whisper_vad_segments;
+
+struct whisper_vad_context_params {
+    int  n_threads;
+    bool use_gpu;
+    int  gpu_device;
+};
+
+struct whisper_vad_params whisper_vad_default_params(void);
+struct whisper_vad_context_params whisper_vad_default_context_params(void);
+struct whisper_vad_context * whisper_vad_init_from_file_with_params(const char * path_model, struct whisper_vad_context_params params);
+// NULL when detection failed; otherwise free with whisper_vad_free_segments.
+struct whisper_vad_segments * whisper_vad_segments_from_samples(struct whisper_vad_context * vctx, struct whisper_vad_params params, const float * samples, int n_samples);
+int whisper_vad_segments_n_segments(struct whisper_vad_segments * segments);
+// Centiseconds from the first sample.
+float whisper_vad_segments_get_segment_t0(struct whisper_vad_segments * segments, int i_segment);
+float whisper_vad_segments_get_segment_t1(struct whisper_vad_segments * segments, int i_segment);
+void whisper_vad_free_segments(struct whisper_vad_segments * segments);
+void whisper_vad_free(struct whisper_vad_context * ctx);
+
 // Returns the token count, or minus the count needed when n_max_tokens is too small.
 int whisper_tokenize(struct whisper_context * ctx, const char * text, whisper_token * tokens, int n_max_tokens);
 whisper_token whisper_token_eot(struct whisper_context * ctx);

@@ -47,13 +47,18 @@ public struct Transcript: Codable, Sendable, Equatable {
     public var engines: [EngineIdentity]
     public var chunks: [ChunkRecord]
     public var duration: Double
+    /// The speech detector that chose which audio was recognised ("silero-v6.2.0", "energy");
+    /// nil when the whole audio was recognised unchunked.
+    public var speechDetector: String?
 
-    public init(language: String, words: [Word], engines: [EngineIdentity] = [], chunks: [ChunkRecord] = [], duration: Double) {
+    public init(language: String, words: [Word], engines: [EngineIdentity] = [], chunks: [ChunkRecord] = [], duration: Double,
+                speechDetector: String? = nil) {
         self.language = language
         self.words = words
         self.engines = engines
         self.chunks = chunks
         self.duration = duration
+        self.speechDetector = speechDetector
     }
 
     /// Seconds of speech (word time) per tier.

@@ -34,8 +34,10 @@ public struct WhisperHyperparameters: Equatable, Sendable {
         let words = (0..<12).map { i in
             header.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)) }
         }
-        guard words[0] == Self.magic else { return nil }
         let v = words.dropFirst().map { Int(Int32(bitPattern: $0)) }
+        // Other ggml files share the magic (the Silero VAD model beside the Whisper models);
+        // every Whisper model has at least the English-only vocabulary.
+        guard words[0] == Self.magic, v[0] >= Self.englishOnlyVocabularySize else { return nil }
         self.init(vocabularySize: v[0], audioContext: v[1], audioState: v[2], audioHeads: v[3], audioLayers: v[4],
                   textContext: v[5], textState: v[6], textHeads: v[7], textLayers: v[8], melCount: v[9], fileType: v[10])
     }

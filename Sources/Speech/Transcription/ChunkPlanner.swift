@@ -20,22 +20,23 @@ public struct PlannedChunk: Sendable, Equatable, Codable {
     }
 }
 
-/// Plans chunks at pauses found by the VAD. Non-speech is skipped entirely (it is also the main
-/// defence against Whisper inventing text on silence); a chunk that must cut inside speech
-/// overlaps its neighbour.
+/// Plans chunks at pauses found by the speech detector. Non-speech is skipped entirely (it is
+/// also the main defence against Whisper inventing text on silence and music); a chunk that
+/// must cut inside speech overlaps its neighbour.
 public struct ChunkPlanner: Sendable {
     public var targetLength: Double
     public var overlap: Double
-    public var vad: EnergyVAD
+    public var detector: any SpeechDetector
 
-    public init(targetLength: Double = 30, overlap: Double = 3, vad: EnergyVAD = ChunkPlanner.defaultVAD) {
+    public init(targetLength: Double = 30, overlap: Double = 3, detector: any SpeechDetector = ChunkPlanner.defaultVAD) {
         precondition(targetLength > overlap * 2, "chunks must be longer than twice their overlap")
         self.targetLength = targetLength
         self.overlap = overlap
-        self.vad = vad
+        self.detector = detector
     }
 
-    /// The planner cuts long speech itself (with overlap), so the VAD must not.
+    /// The fallback detector when no Silero model is installed. The planner cuts long speech
+    /// itself (with overlap), so the VAD must not.
     public static let defaultVAD: EnergyVAD = {
         var configuration = EnergyVAD.Configuration()
         configuration.maximumRegion = 24 * 3600
@@ -43,8 +44,8 @@ public struct ChunkPlanner: Sendable {
         return EnergyVAD(configuration: configuration)
     }()
 
-    public func plan(_ audio: MonoAudio) -> [PlannedChunk] {
-        plan(regions: vad.speechRegions(in: audio))
+    public func plan(_ audio: MonoAudio) throws -> [PlannedChunk] {
+        plan(regions: try detector.speechRegions(in: audio))
     }
 
     public func plan(regions: [SpeechRegion]) -> [PlannedChunk] {

@@ -35,9 +35,10 @@ public final class ChunkedTranscriber: @unchecked Sendable {
     public let calibration: CalibrationTable
     public let options: TranscriptionOptions
 
-    public init(engines: TierEngines, planner: ChunkPlanner = ChunkPlanner(), calibration: CalibrationTable, options: TranscriptionOptions = TranscriptionOptions()) {
+    /// `planner` defaults to one that finds speech with the engines' detector.
+    public init(engines: TierEngines, planner: ChunkPlanner? = nil, calibration: CalibrationTable, options: TranscriptionOptions = TranscriptionOptions()) {
         self.engines = engines
-        self.planner = planner
+        self.planner = planner ?? ChunkPlanner(detector: engines.speechDetector)
         self.calibration = calibration
         self.options = options
     }
@@ -46,7 +47,7 @@ public final class ChunkedTranscriber: @unchecked Sendable {
         _ audio: MonoAudio, plan: TierPlan, journal: TranscriptionJournal? = nil,
         cancellation: Cancellation = Cancellation(), progress: (ChunkProgress) -> Void = { _ in }
     ) throws -> Transcript {
-        let chunks = options.chunking ? planner.plan(audio)
+        let chunks = options.chunking ? try planner.plan(audio)
             : [PlannedChunk(index: 0, start: audio.startTime, end: audio.endTime, keepFrom: nil, keepUntil: nil)]
         let total = chunks.reduce(0) { $0 + $1.duration }
         let previous = journal?.finished ?? [:]
@@ -73,7 +74,8 @@ public final class ChunkedTranscriber: @unchecked Sendable {
         let words = entries.flatMap(\.words).sorted { ($0.start, $0.end) < ($1.start, $1.end) }
         let used = Set(words.map(\.engine))
         let identities = (engines.modern + engines.basic).map(\.identity).filter { used.contains($0.engine) }
-        return Transcript(language: plan.language, words: words, engines: identities, chunks: entries.map(\.record), duration: audio.duration)
+        return Transcript(language: plan.language, words: words, engines: identities, chunks: entries.map(\.record), duration: audio.duration,
+                          speechDetector: options.chunking ? planner.detector.name : nil)
     }
 
     private func recognise(_ chunk: PlannedChunk, of audio: MonoAudio, plan: TierPlan, cancellation: Cancellation) throws -> JournalEntry {
@@ -116,7 +118,10 @@ public final class ChunkedTranscriber: @unchecked Sendable {
             if let entry = try outcome(first, .modern) { return entry }
             guard plan.basicFallback else { return failed([first]) }
             let second = attempt(.basic)
-            return try outcome(second, .basic) ?? failed([first, second])
+            guard var fallback = try outcome(second, .basic) else { return failed([first, second]) }
+            // Keep why the modern tier gave up: the report shows what actually ran and why.
+            if case .failure(let error)? = first { fallback.record.error = "modern tier: \(error)" }
+            return fallback
         case .basic:
             let only = attempt(.basic)
             return try outcome(only, .basic) ?? failed([only])

@@ -41,7 +41,8 @@ public final class LazyEngine: SpeechEngine, LanguageDetector, @unchecked Sendab
 }
 
 /// The engines installed on this machine, found by probing files: Whisper models in the models
-/// directory (or one given model), Vosk models there too, and Debian's PocketSphinx model.
+/// directory (or one given model), Vosk models and the Silero VAD model there too, and
+/// Debian's PocketSphinx model.
 public enum InstalledEngines {
     public static func discover(store: ModelStore, whisperModel: URL? = nil, whisperOptions: WhisperOptions) throws -> TierEngines {
         let whisperModels: [InstalledModel]
@@ -62,6 +63,14 @@ public enum InstalledEngines {
         if !pocketSphinx.supportedLanguages.isEmpty { basic.append(pocketSphinx) }
         let vosk = VoskEngine(modelsDirectory: store.directory)
         if !vosk.supportedLanguages.isEmpty { basic.append(vosk) }
-        return TierEngines(modern: modern, basic: basic)
+        return TierEngines(modern: modern, basic: basic, speechDetector: try speechDetector(store: store))
+    }
+
+    /// Silero when its model is in the models directory (it tells speech from music), else the
+    /// energy VAD. A Silero model that is there but unusable is an error, not a silent fallback.
+    public static func speechDetector(store: ModelStore) throws -> any SpeechDetector {
+        let silero = store.directory.appendingPathComponent(SileroVAD.modelFileName)
+        guard FileManager.default.fileExists(atPath: silero.path) else { return ChunkPlanner.defaultVAD }
+        return try SileroVAD(modelPath: silero.path)
     }
 }

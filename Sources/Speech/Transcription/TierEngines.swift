@@ -1,13 +1,16 @@
 import CapforgeCore
 
-/// The engines loaded for a run, by tier. Each is loaded once per run, not per file.
+/// The engines loaded for a run, by tier, and the detector that decides which audio they get.
+/// Each is loaded once per run, not per file.
 public struct TierEngines: Sendable {
     public var modern: [any SpeechEngine]
     public var basic: [any SpeechEngine]
+    public var speechDetector: any SpeechDetector
 
-    public init(modern: [any SpeechEngine], basic: [any SpeechEngine]) {
+    public init(modern: [any SpeechEngine], basic: [any SpeechEngine], speechDetector: any SpeechDetector = ChunkPlanner.defaultVAD) {
         self.modern = modern
         self.basic = basic
+        self.speechDetector = speechDetector
     }
 
     /// The first engine of `tier` that supports `language`.

@@ -1,24 +1,12 @@
 import CapforgeCore
 import Foundation
 
-/// A stretch of audio judged to hold sound worth recognising, in seconds on the file's timeline.
-public struct SpeechRegion: Sendable, Equatable, Hashable {
-    public var start: Double
-    public var end: Double
-
-    public init(start: Double, end: Double) {
-        self.start = start
-        self.end = end
-    }
-
-    public var duration: Double { end - start }
-}
-
-/// Finds speech regions from frame energy alone: cheap, deterministic and language-free.
+/// Finds speech regions from frame energy alone: cheap, deterministic and language-free, but
+/// any loud sound counts, music included.
 ///
 /// Engines that decode utterance by utterance segment with it, and the tier orchestrator
-/// plans its chunks at the pauses it finds.
-public struct EnergyVAD: Sendable {
+/// plans its chunks at the pauses it finds when no Silero model is installed.
+public struct EnergyVAD: SpeechDetector {
     public struct Configuration: Sendable, Equatable {
         /// Frames quieter than this share of all frames set the noise floor.
         public var noiseFloorPercentile: Double = 0.10
@@ -41,6 +29,8 @@ public struct EnergyVAD: Sendable {
     }
 
     public static let frameSamples = MonoAudio.sampleRate / 100
+
+    public var name: String { "energy" }
 
     public var configuration: Configuration
 

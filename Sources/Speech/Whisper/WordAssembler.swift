@@ -31,7 +31,8 @@ enum WordAssembler {
     }
 
     /// Words of `segments` (times in centiseconds from `origin` seconds), kept inside their
-    /// segment and `[origin, audioEnd]`, with starts and ends that never go backwards.
+    /// segment and `[origin, audioEnd]`, with starts and ends that never go backwards. Every
+    /// word holds a letter or digit.
     static func words(
         in segments: [DecodedSegment], endOfText: Int32, timing: Timing, origin: Double, audioEnd: Double
     ) -> [Word] {
@@ -44,6 +45,13 @@ enum WordAssembler {
                 defer { previousEmission = group.last!.dtwTime }
                 let text = text(of: group)
                 guard !text.isEmpty else { continue }
+                guard text.contains(where: { $0.isLetter || $0.isNumber }) else {
+                    // Music notes and other bare symbols are not speech. Bare punctuation
+                    // (" ...", " -") belongs to the word before it, as punctuation tokens
+                    // without a leading space already do.
+                    if text.allSatisfy(\.isPunctuation), !words.isEmpty { words[words.count - 1].text += text }
+                    continue
+                }
                 let rawStart = timing == .hybridDTW ? max(group.first!.start, previousEmission) : group.first!.start
                 let floor = max(low, words.last?.start ?? low)
                 let start = min(high, max(floor, origin + seconds(rawStart)))

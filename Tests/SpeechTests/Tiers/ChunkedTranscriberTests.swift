@@ -29,6 +29,7 @@ import Testing
         let t = try transcriber(modern, ToneEngine(engine: "pocketsphinx", tier: .basic, languages: ["en"])).transcribe(audio, plan: english)
         #expect(t.tier == .mixed)
         #expect(t.chunks.map(\.tier) == [.modern, .basic, .modern])
+        #expect(t.chunks[1].error?.contains("injected failure") == true)
         #expect(t.words.filter { $0.tier == .basic }.allSatisfy { $0.start >= 40 && $0.end <= 50.5 })
         #expect(t.words.filter { $0.tier == .basic }.count == 20)
         #expect(abs(t.basicShare - 1.0 / 3) < 0.01)

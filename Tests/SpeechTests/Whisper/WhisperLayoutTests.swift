@@ -77,4 +77,12 @@ import Testing
         #expect(MemoryLayout<whisper_greedy_params>.size == 4)
         #expect(MemoryLayout<whisper_beam_search_params>.size == 8)
     }
+
+    @Test func vadContextParams() {
+        typealias V = whisper_vad_context_params
+        #expect(MemoryLayout<V>.size == 12)
+        #expect(MemoryLayout<V>.offset(of: \V.n_threads) == 0)
+        #expect(MemoryLayout<V>.offset(of: \V.use_gpu) == 4)
+        #expect(MemoryLayout<V>.offset(of: \V.gpu_device) == 8)
+    }
 }

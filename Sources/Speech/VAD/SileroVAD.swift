@@ -1,0 +1,129 @@
+import CWhisper
+import CapforgeCore
+import Foundation
+
+/// Silero VAD, a small neural network, run through libwhisper's own VAD API. Unlike frame
+/// energy it tells speech from music and steady noise, so those spans never reach Whisper
+/// (which invents text over them).
+public final class SileroVAD: SpeechDetector, @unchecked Sendable {
+    public struct Configuration: Sendable, Equatable {
+        /// Speech probability from which a 32 ms window counts as speech. Below the model's 0.5:
+        /// at 0.5 soft word onsets come late and clipped, while music over noise stays far
+        /// below even 0.25 (measured on Fixtures/silence-music.mkv).
+        public var threshold: Float = 0.35
+        /// Shorter bursts are clicks and breaths, not words.
+        public var minimumSpeech: Double = 0.25
+        /// A pause must last this long to end a region...
+        public var minimumSilence: Double = 0.3
+        /// ...and every region keeps this much context on both sides, so word edges are not
+        /// clipped; regions whose padding meets become one.
+        public var padding: Double = 0.2
+        /// The network is tiny: one thread runs it in well under a second per minute of audio
+        /// and cannot spin against Whisper's OpenMP threads.
+        public var threads = 1
+
+        public init() {}
+    }
+
+    /// The model Scripts/setup installs into the models directory.
+    public static let modelFileName = "ggml-silero-v6.2.0.bin"
+
+    public let name: String
+    public let configuration: Configuration
+
+    // A whisper_vad_context keeps per-run state: every use goes through `lock`.
+    private let lock = NSLock()
+    private let context: OpaquePointer
+
+    public init(modelPath: String, configuration: Configuration = Configuration()) throws {
+        try WhisperLibrary.verifyABI()
+        try Self.verifyDefaults()
+        guard FileManager.default.fileExists(atPath: modelPath) else {
+            throw SpeechError.modelMissing(path: modelPath, hint: "run Scripts/setup, which installs the Silero VAD model")
+        }
+        WhisperLibrary.routeLogOnce
+        var params = whisper_vad_default_context_params()
+        params.n_threads = Int32(max(1, configuration.threads))
+        params.use_gpu = false
+        guard let context = whisper_vad_init_from_file_with_params(modelPath, params) else {
+            throw SpeechError.modelInvalid(
+                path: modelPath, reason: "libwhisper could not load it as a Silero VAD model; delete it and rerun Scripts/setup")
+        }
+        self.context = context
+        self.configuration = configuration
+        name = ModelStore.modelName(ofFile: URL(fileURLWithPath: modelPath).lastPathComponent)
+    }
+
+    deinit { whisper_vad_free(context) }
+
+    public func speechRegions(in audio: MonoAudio) throws -> [SpeechRegion] {
+        guard !audio.samples.isEmpty else { return [] }
+        guard audio.samples.count <= Int(Int32.max) else {
+            throw SpeechError.engineFailed(engine: name, reason: "the audio is longer than libwhisper's VAD accepts (37 hours); split the input")
+        }
+        var params = whisper_vad_default_params()
+        params.threshold = configuration.threshold
+        params.min_speech_duration_ms = Self.milliseconds(configuration.minimumSpeech)
+        params.min_silence_duration_ms = Self.milliseconds(configuration.minimumSilence)
+        params.speech_pad_ms = Self.milliseconds(configuration.padding)
+        // The chunk planner cuts long speech itself, with overlap.
+        params.max_speech_duration_s = .greatestFiniteMagnitude
+
+        lock.lock()
+        defer { lock.unlock() }
+        let found = audio.samples.withUnsafeBufferPointer {
+            whisper_vad_segments_from_samples(context, params, $0.baseAddress, Int32($0.count))
+        }
+        guard let segments = found else {
+            throw SpeechError.engineFailed(engine: name, reason: "libwhisper's speech detection failed; rerun with the energy VAD by removing \(Self.modelFileName) from the models directory")
+        }
+        defer { whisper_vad_free_segments(segments) }
+        let spans = (0..<whisper_vad_segments_n_segments(segments)).map { i in
+            (start: Double(whisper_vad_segments_get_segment_t0(segments, i)) / 100,
+             end: Double(whisper_vad_segments_get_segment_t1(segments, i)) / 100)
+        }
+        return Self.regions(spans, in: audio)
+    }
+
+    /// Spans in seconds from the first sample, placed on the file's timeline and kept inside the
+    /// audio (the model pads the last window past the end); spans that meet are joined.
+    static func regions(_ spans: [(start: Double, end: Double)], in audio: MonoAudio) -> [SpeechRegion] {
+        var regions: [SpeechRegion] = []
+        for span in spans {
+            let start = max(audio.startTime, audio.startTime + span.start)
+            let end = min(audio.endTime, audio.startTime + span.end)
+            guard end > start else { continue }
+            // Padding that meets is split by the library, to the centisecond.
+            if let last = regions.last, start <= last.end + 0.011 {
+                regions[regions.count - 1].end = max(last.end, end)
+            } else {
+                regions.append(SpeechRegion(start: start, end: end))
+            }
+        }
+        return regions
+    }
+
+    private static func milliseconds(_ seconds: Double) -> Int32 { Int32((seconds * 1000).rounded()) }
+
+    /// The library's VAD defaults, read through our header, must be v1.8.5's: otherwise the
+    /// parameter structs would be passed with fields at the wrong offsets.
+    private static func verifyDefaults() throws {
+        let params = whisper_vad_default_params()
+        let context = whisper_vad_default_context_params()
+        let checks: [(String, Bool)] = [
+            ("whisper_vad_params.threshold", params.threshold == 0.5),
+            ("whisper_vad_params.min_speech_duration_ms", params.min_speech_duration_ms == 250),
+            ("whisper_vad_params.min_silence_duration_ms", params.min_silence_duration_ms == 100),
+            ("whisper_vad_params.max_speech_duration_s", params.max_speech_duration_s == .greatestFiniteMagnitude),
+            ("whisper_vad_params.speech_pad_ms", params.speech_pad_ms == 30),
+            ("whisper_vad_params.samples_overlap", abs(params.samples_overlap - 0.1) < 1e-6),
+            ("whisper_vad_context_params.n_threads", context.n_threads == 4),
+            ("whisper_vad_context_params.use_gpu", !context.use_gpu),
+            ("whisper_vad_context_params.gpu_device", context.gpu_device == 0),
+        ]
+        let mismatches = checks.filter { !$0.1 }.map { "\($0.0) has an unexpected default" }
+        guard mismatches.isEmpty else {
+            throw WhisperABIError(libraryVersion: WhisperLibrary.version, headerVersion: WhisperABIExpectation.release1_8_5.release, mismatches: mismatches)
+        }
+    }
+}
