@@ -43,6 +43,8 @@ public struct JSONWriter: SubtitleWriter {
         var tier: TranscriptTier
         var basicShare: Double
         var engines: [EngineIdentity]
+        /// Which speech detector chose the audio that was recognised.
+        var speechDetector: String?
         var settings: CaptionSettings
         var quality: QualityReport
         var chunks: [ChunkRecord]
@@ -61,7 +63,7 @@ public struct JSONWriter: SubtitleWriter {
     public func render() throws -> String {
         let document = Document(
             language: transcript.language, duration: transcript.duration, tier: transcript.tier,
-            basicShare: transcript.basicShare, engines: transcript.engines, settings: settings, quality: quality,
+            basicShare: transcript.basicShare, engines: transcript.engines, speechDetector: transcript.speechDetector, settings: settings, quality: quality,
             chunks: transcript.chunks, words: transcript.words,
             cues: cues.enumerated().map { CueRecord(number: $0 + 1, startMs: $1.start, endMs: $1.end, lines: $1.lines, tier: $1.tier) })
         let encoder = JSONEncoder()

