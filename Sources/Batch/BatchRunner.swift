@@ -4,48 +4,101 @@ import Media
 
 /// Runs a batch: one bad file never stops it, a current file is skipped, and an interruption
 /// stops cleanly after abandoning the file in progress (its journal keeps finished chunks).
+///
+/// With `jobs` > 1, a file's burn-in runs in the background while the next file is probed and
+/// its audio extracted; recognition of that next file waits for the burn-in, since on two cores
+/// video encoding and Whisper inference must not overlap.
 public struct BatchRunner {
     public let pipeline: CaptionPipeline
     public var force = false
+    public var jobs = 1
 
-    public init(pipeline: CaptionPipeline, force: Bool = false) {
+    public init(pipeline: CaptionPipeline, force: Bool = false, jobs: Int = 1) {
         self.pipeline = pipeline
         self.force = force
+        self.jobs = max(1, jobs)
     }
 
-    public func run(_ inputs: [BatchInput], cancellation: Cancellation, emit: (BatchEvent) -> Void) -> (results: [FileResult], interrupted: Bool) {
+    public func run(_ inputs: [BatchInput], cancellation: Cancellation, emit: @escaping (BatchEvent) -> Void) -> (results: [FileResult], interrupted: Bool) {
         let began = Date()
+        let state = RunState(count: inputs.count, emit: emit)
         let durations = inputs.map { (try? MediaProbe(path: $0.url.path))?.duration }
-        emit(.batchStarted(files: inputs.count, audioSeconds: durations.compactMap { $0 }.reduce(0, +)))
-        var results: [FileResult] = []
-        var interrupted = false
+        state.emit(.batchStarted(files: inputs.count, audioSeconds: durations.compactMap { $0 }.reduce(0, +)))
+        let background = DispatchQueue(label: "capforge.burn")
+        let burning = DispatchGroup()
         for (index, input) in inputs.enumerated() {
-            if cancellation.isCancelled { interrupted = true; break }
-            emit(.fileStarted(index: index, total: inputs.count, input: input, duration: durations[index]))
-            let result: FileResult
+            if cancellation.isCancelled || state.interrupted { state.interrupted = true; break }
+            state.emit(.fileStarted(index: index, total: inputs.count, input: input, duration: durations[index]))
             if !force, var previous = pipeline.currentResult(input) {
                 previous.status = .skipped
                 previous.seconds = 0
-                result = previous
-            } else {
+                state.finish(index, previous, stateFolder: nil)
+                continue
+            }
+            let prepared: CaptionPipeline.PreparedFile
+            do {
+                prepared = try pipeline.prepare(input, cancellation: cancellation, beforeInference: { burning.wait() }, emit: state.emit)
+            } catch {
+                state.interrupted = true
+                break
+            }
+            let stateFolder = pipeline.layout.stateFolder(for: input)
+            let finish: @Sendable () -> Void = { [pipeline] in
                 do {
-                    result = try pipeline.process(input, cancellation: cancellation, emit: emit)
+                    state.finish(index, try pipeline.finish(prepared, cancellation: cancellation, emit: state.emit), stateFolder: stateFolder)
                 } catch {
-                    interrupted = true
-                    break
+                    state.interrupted = true
                 }
             }
-            results.append(result)
-            if result.status == .done {
-                let state = pipeline.layout.stateFolder(for: input)
-                var history = SpeedHistory.load(stateFolder: state)
+            if jobs > 1 && prepared.burn != nil {
+                burning.enter()
+                background.async {
+                    finish()
+                    burning.leave()
+                }
+            } else {
+                finish()
+            }
+        }
+        burning.wait()
+        let results = state.results.compactMap { $0 }
+        state.emit(.batchFinished(results: results, interrupted: state.interrupted, seconds: Date().timeIntervalSince(began)))
+        return (results, state.interrupted)
+    }
+}
+
+/// What the foreground and the background burn-in share: events go out one at a time, results
+/// land in input order.
+private final class RunState: @unchecked Sendable {
+    private let lock = NSLock()
+    private let sink: (BatchEvent) -> Void
+    private(set) var results: [FileResult?]
+    private var interruptedFlag = false
+
+    init(count: Int, emit: @escaping (BatchEvent) -> Void) {
+        sink = emit
+        results = Array(repeating: nil, count: count)
+    }
+
+    var interrupted: Bool {
+        get { lock.withLock { interruptedFlag } }
+        set { lock.withLock { interruptedFlag = interruptedFlag || newValue } }
+    }
+
+    func emit(_ event: BatchEvent) {
+        lock.withLock { sink(event) }
+    }
+
+    func finish(_ index: Int, _ result: FileResult, stateFolder: URL?) {
+        lock.withLock {
+            if let stateFolder, result.status == .done {
+                var history = SpeedHistory.load(stateFolder: stateFolder)
                 history.record(result)
                 // Advisory only: failing to save speed history must not fail the batch.
-                try? history.save(stateFolder: state)
+                try? history.save(stateFolder: stateFolder)
             }
-            emit(.fileFinished(index: index, result: result))
+            results[index] = result
         }
-        emit(.batchFinished(results: results, interrupted: interrupted, seconds: Date().timeIntervalSince(began)))
-        return (results, interrupted)
+        emit(.fileFinished(index: index, result: result))
     }
 }

@@ -1,6 +1,7 @@
 import CapforgeCore
 import Captions
 import Foundation
+import Media
 import Speech
 
 /// Everything that shapes a batch's outputs. Its hash (with the engines' identities) is the
@@ -14,8 +15,10 @@ public struct BatchSettings: Sendable, Codable, Equatable {
     public var style: String = StyleSheet.defaultName
     public var glossary = Glossary(terms: [])
     public var preciseTiming = false
-    public var burn = false
-    public var noticeText: String = ASSWriter.defaultNotice
+    /// Burn-in settings when `--burn` was given.
+    public var burn: BurnSettings?
+    /// nil: the notice in the caption language (`QualityNotice`).
+    public var noticeText: String?
     public var transcription = TranscriptionOptions()
 
     public init() {}
@@ -81,5 +84,21 @@ public struct FileResult: Sendable, Codable, Equatable {
         guard let tier else { return "-" }
         if tier == .mixed, let share = basicShare { return "mixed (\(Int((share * 100).rounded()))% basic)" }
         return tier.rawValue
+    }
+}
+
+/// `--burn` and its encoder settings.
+public struct BurnSettings: Sendable, Codable, Equatable {
+    public var codec = "libx264"
+    public var crf = 20
+    public var preset = "veryfast"
+    public var notice: String = NoticeMode.auto.rawValue
+    public var allowMissingGlyphs = false
+
+    public init() {}
+
+    public func burnOptions(noticeText: String) -> BurnOptions {
+        BurnOptions(codec: codec, crf: crf, preset: preset, notice: NoticeMode(rawValue: notice) ?? .auto,
+                    noticeText: noticeText, allowMissingGlyphs: allowMissingGlyphs)
     }
 }

@@ -35,20 +35,35 @@ public final class CaptionPipeline: @unchecked Sendable {
         return manifest.entry(for: input.relativePath)?.result
     }
 
-    public func process(_ input: BatchInput, cancellation: Cancellation, emit: (BatchEvent) -> Void) throws -> FileResult {
+    /// A file whose subtitles are written; what remains is the burn-in (if asked) and the
+    /// manifest entry. Split so the runner can overlap one file's burn-in with the next's extraction.
+    public struct PreparedFile: @unchecked Sendable {
+        public var result: FileResult
+        let input: BatchInput
+        let identity: InputIdentity?
+        let began: Date
+        let burn: BurnIn?
+    }
+
+    /// Probe → extract → language → transcribe → cues → write. `beforeInference` runs between
+    /// extraction and recognition (the runner waits there for a previous file's burn-in: on two
+    /// cores decoding must not overlap inference). Failures become a failed result; only an
+    /// interruption throws.
+    public func prepare(_ input: BatchInput, cancellation: Cancellation, beforeInference: () -> Void = {},
+                        emit: (BatchEvent) -> Void) throws -> PreparedFile {
         let began = Date()
         var result = FileResult(relativePath: input.relativePath, path: input.url.path, status: .done)
-        let manifest = Manifest(stateFolder: layout.stateFolder(for: input))
+        var identity: InputIdentity?
         do {
             emit(.stage(input: input, stage: .probe, fraction: 0))
             let probe = try MediaProbe(path: input.url.path)
-            let identity = try InputIdentity(of: input.url)
+            identity = try InputIdentity(of: input.url)
             result.duration = probe.duration
 
             emit(.stage(input: input, stage: .extract, fraction: 0))
-            // Decoding finishes before inference starts: on two cores they must not overlap.
             let (audio, extraction) = try AudioExtractor(path: input.url.path, selection: streamSelection(probe)).extractAll(cancellation: cancellation)
             result.warnings += extraction.warnings.map(\.description)
+            beforeInference()
 
             emit(.stage(input: input, stage: .language, fraction: 0))
             let (language, source) = try spokenLanguage(audio: audio, probe: probe, stream: extraction.streamIndex)
@@ -59,7 +74,7 @@ public final class CaptionPipeline: @unchecked Sendable {
             emit(.stage(input: input, stage: .transcribe, fraction: 0))
             let journal = try TranscriptionJournal(
                 url: layout.stateFolder(for: input).appendingPathComponent("journal/\(String(SHA256.hex(of: Data(input.relativePath.utf8)).prefix(24))).jsonl"),
-                key: "\(settingsKey)-\(identity.headTailSHA256)-\(identity.size)-\(plan.language)-\(plan.mode.rawValue)")
+                key: "\(settingsKey)-\(identity!.headTailSHA256)-\(identity!.size)-\(plan.language)-\(plan.mode.rawValue)")
             let transcript = try transcriber.transcribe(audio, plan: plan, journal: journal, cancellation: cancellation) { progress in
                 emit(.chunk(input: input, progress: progress))
             }
@@ -70,13 +85,24 @@ public final class CaptionPipeline: @unchecked Sendable {
             let quality = QualityReport(cues: built.cues, words: transcript.words, rules: rules, lowConfidenceThreshold: ASSWriter.defaultLowConfidence)
 
             emit(.stage(input: input, stage: .write, fraction: 0))
-            let video = VideoSize(width: probe.video?.width ?? 1920, height: probe.video?.height ?? 1080)
+            let video = VideoSize(width: probe.video?.displayWidth ?? 1920, height: probe.video?.displayHeight ?? 1080)
+            let ass = ASSWriter(cues: built.cues, transcript: transcript, video: video, style: style,
+                                noticeText: settings.noticeText ?? QualityNotice.text(for: plan.language))
             for format in settings.formats {
                 let url = layout.subtitle(for: input, language: plan.language, format: format)
                 guard url.standardizedFileURL != input.url.standardizedFileURL else {
                     throw BatchError.wouldOverwriteSource(url.path)
                 }
-                try writer(format, built.cues, transcript, quality, probe, video).write(to: url)
+                let writer: any SubtitleWriter
+                switch format {
+                case .srt: writer = SRTWriter(cues: built.cues)
+                case .vtt: writer = WebVTTWriter(cues: built.cues, transcript: transcript)
+                case .ass: writer = ass
+                case .json:
+                    let captionSettings = CaptionSettings(profile: settings.profile, framesPerSecond: probe.video?.frameRate, style: settings.style)
+                    writer = JSONWriter(transcript: transcript, cues: built.cues, settings: captionSettings, quality: quality)
+                }
+                try writer.write(to: url)
                 result.outputs.append(url.path)
             }
             journal.discard()
@@ -96,21 +122,60 @@ public final class CaptionPipeline: @unchecked Sendable {
                 result.warnings.append("\(failedChunks.count) chunk(s) could not be recognised by any tier: "
                     + failedChunks.map { String(format: "%.1f–%.1f s", $0.start, $0.end) }.joined(separator: ", "))
             }
-            result.seconds = Date().timeIntervalSince(began)
-            try manifest.record(ManifestEntry(relativePath: input.relativePath, input: identity, settingsKey: settingsKey,
-                                              status: .done, outputs: result.outputs, result: result, error: nil))
+            var burn: BurnIn?
+            if let options = settings.burn, probe.video != nil {
+                burn = BurnIn(input: input.url.path, output: layout.burned(for: input).path, assScript: ass.render(),
+                              options: options.burnOptions(noticeText: settings.noticeText ?? QualityNotice.text(for: plan.language)))
+            } else if settings.burn != nil {
+                result.warnings.append("no video stream: nothing to burn captions into")
+            }
+            return PreparedFile(result: result, input: input, identity: identity, began: began, burn: burn)
         } catch let error where Self.isCancellation(error) || cancellation.isCancelled {
             throw BatchError.interrupted
         } catch {
             result.status = .failed
             result.error = "\(error)"
-            result.seconds = Date().timeIntervalSince(began)
-            if let identity = try? InputIdentity(of: input.url) {
-                try? manifest.record(ManifestEntry(relativePath: input.relativePath, input: identity, settingsKey: settingsKey,
-                                                   status: .failed, outputs: [], result: result, error: result.error))
+            return PreparedFile(result: result, input: input, identity: identity, began: began, burn: nil)
+        }
+    }
+
+    /// Burns in (when asked) and records the manifest entry.
+    public func finish(_ prepared: PreparedFile, cancellation: Cancellation, emit: (BatchEvent) -> Void) throws -> FileResult {
+        var result = prepared.result
+        let input = prepared.input
+        if let burn = prepared.burn {
+            emit(.stage(input: input, stage: .burn, fraction: 0))
+            do {
+                let report = try burn.run(cancellation: cancellation) { progress in
+                    emit(.stage(input: input, stage: .burn, fraction: progress.fraction))
+                }
+                result.outputs.append(report.outputPath)
+                result.warnings += report.warnings.map(\.description)
+            } catch let error where Self.isCancellation(error) || cancellation.isCancelled {
+                throw BatchError.interrupted
+            } catch {
+                result.status = .failed
+                result.error = "burn-in failed (subtitle files were written): \(error)"
+            }
+        }
+        result.seconds = Date().timeIntervalSince(prepared.began)
+        if let identity = prepared.identity ?? (try? InputIdentity(of: input.url)) {
+            let entry = ManifestEntry(relativePath: input.relativePath, input: identity, settingsKey: settingsKey,
+                                      status: result.status == .done ? .done : .failed,
+                                      outputs: result.status == .done ? result.outputs : [], result: result, error: result.error)
+            do {
+                try Manifest(stateFolder: layout.stateFolder(for: input)).record(entry)
+            } catch {
+                // Outputs exist but a rerun will not know it: say so rather than pretend.
+                result.warnings.append("could not record the manifest entry: \(error)")
             }
         }
         return result
+    }
+
+    /// Both stages in one go.
+    public func process(_ input: BatchInput, cancellation: Cancellation, emit: (BatchEvent) -> Void) throws -> FileResult {
+        try finish(try prepare(input, cancellation: cancellation, emit: emit), cancellation: cancellation, emit: emit)
     }
 
     private static func isCancellation(_ error: Error) -> Bool {
@@ -137,18 +202,6 @@ public final class CaptionPipeline: @unchecked Sendable {
             }
         }
         return ("en", .fallback)
-    }
-
-    private func writer(_ format: SubtitleFormat, _ cues: [Cue], _ transcript: Transcript, _ quality: QualityReport,
-                        _ probe: MediaProbe, _ video: VideoSize) -> any SubtitleWriter {
-        switch format {
-        case .srt: return SRTWriter(cues: cues)
-        case .vtt: return WebVTTWriter(cues: cues, transcript: transcript)
-        case .ass: return ASSWriter(cues: cues, transcript: transcript, video: video, style: style, noticeText: settings.noticeText)
-        case .json:
-            let captionSettings = CaptionSettings(profile: settings.profile, framesPerSecond: probe.video?.frameRate, style: settings.style)
-            return JSONWriter(transcript: transcript, cues: cues, settings: captionSettings, quality: quality)
-        }
     }
 }
 

@@ -6,6 +6,7 @@
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>   // not pulled in by avformat.h since FFmpeg 5.0
 #include <libavutil/avutil.h>
+#include <libavutil/audio_fifo.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/display.h>
 #include <libavutil/error.h>
@@ -38,6 +39,11 @@ static inline void shim_err2str(int err, char *buf, size_t size) {
 
 static inline uint8_t *shim_frame_data(const AVFrame *f, int i) { return f->data[i]; }
 static inline int shim_frame_linesize(const AVFrame *f, int i) { return f->linesize[i]; }
+static inline uint8_t *const *shim_frame_planes(const AVFrame *f) { return f->data; }
+static inline const uint8_t *const *shim_frame_planes_const(const AVFrame *f) { return (const uint8_t *const *)f->data; }
+static inline const int *shim_frame_linesizes(const AVFrame *f) { return f->linesize; }
+static inline void **shim_frame_extended_data_void(const AVFrame *f) { return (void **)f->extended_data; }
+static const int SHIM_AVERROR_OPTION_NOT_FOUND = AVERROR_OPTION_NOT_FOUND;
 static inline const uint8_t **shim_frame_extended_data_const(const AVFrame *f) {
     return (const uint8_t **)f->extended_data;
 }

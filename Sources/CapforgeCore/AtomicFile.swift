@@ -63,6 +63,10 @@ public final class AtomicFileWriter {
         guard fd >= 0 else { throw AtomicFile.makeError(path: url.path, errno: errno) }
     }
 
+    /// The hidden temporary, for writers that must open the file themselves (e.g. a muxer that
+    /// seeks and re-reads it); `commit` still syncs and renames it into place.
+    public var temporaryURL: URL { temp }
+
     deinit {
         if fd >= 0 {
             close(fd)

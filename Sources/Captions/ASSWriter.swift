@@ -16,7 +16,6 @@ public struct VideoSize: Sendable, Equatable, Codable {
 /// would blow fonts up), basic-tier cues in the `Basic` style, a `Notice` event while any
 /// basic-tier speech exists, and low-confidence words coloured.
 public struct ASSWriter: SubtitleWriter {
-    public static let defaultNotice = "Automatic captions \u{2014} basic recognition, lower accuracy"
     /// Words scoring below this (calibrated when known) are coloured.
     public static let defaultLowConfidence = 0.5
 
@@ -29,7 +28,7 @@ public struct ASSWriter: SubtitleWriter {
 
     public init(
         cues: [Cue], transcript: Transcript, video: VideoSize, style: StyleSheet,
-        lowConfidenceThreshold: Double = defaultLowConfidence, noticeText: String = defaultNotice
+        lowConfidenceThreshold: Double = defaultLowConfidence, noticeText: String = QualityNotice.english
     ) {
         self.cues = cues
         self.transcript = transcript

@@ -12,13 +12,21 @@ public struct SubtitleDocument: Sendable, Equatable {
 /// comma or period decimals, out-of-order indices) and failing with a line number otherwise.
 public enum SubtitleReader {
     public static func read(fileAt url: URL) throws -> SubtitleDocument {
-        let data: Data
+        try read(contents(of: url), format: SubtitleFormat(fileExtension: url.pathExtension))
+    }
+
+    /// A subtitle file's text, decoded as `read` decodes it (for handing an ASS script to libass
+    /// whole, styles and all).
+    public static func text(ofFileAt url: URL) throws -> String {
+        try TextDecoding.decode(contents(of: url)).text
+    }
+
+    private static func contents(of url: URL) throws -> Data {
         do {
-            data = try Data(contentsOf: url)
+            return try Data(contentsOf: url)
         } catch {
             throw SubtitleReadError.unreadable(path: url.path, reason: (error as NSError).localizedDescription)
         }
-        return try read(data, format: SubtitleFormat(fileExtension: url.pathExtension))
     }
 
     /// Reads bytes; without a format, it is recognised from the content.

@@ -108,7 +108,7 @@ public struct AudioExtractor {
         if corruptPackets > 0 { warnings.append(.corruptPackets(count: corruptPackets)) }
         if timeline.gapCount > 0 { warnings.append(.gapsFilled(count: timeline.gapCount, seconds: timeline.gapSeconds)) }
         if timeline.overlapCount > 0 { warnings.append(.overlapsTrimmed(count: timeline.overlapCount, seconds: timeline.overlapSeconds)) }
-        if let expected = expectedEnd(of: stream, in: input) {
+        if let expected = input.expectedEnd(of: stream) {
             let decoded = timeline.decodedEnd ?? 0
             if expected - decoded > 0.5 { warnings.append(.truncated(decodedUntil: decoded, expected: expected)) }
         }
@@ -150,17 +150,6 @@ public struct AudioExtractor {
             let best = av_find_best_stream(input.context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
             return best >= 0 ? Int(best) : audio[0]
         }
-    }
-
-    /// Where the stream should end, in seconds on the file's timeline, when the container says.
-    private func expectedEnd(of stream: UnsafeMutablePointer<AVStream>, in input: InputFile) -> Double? {
-        let tb = stream.pointee.time_base
-        if stream.pointee.duration != SHIM_AV_NOPTS_VALUE, stream.pointee.duration > 0 {
-            let start = stream.pointee.start_time == SHIM_AV_NOPTS_VALUE ? 0 : stream.pointee.start_time
-            let end = start + stream.pointee.duration
-            return Double(av_rescale_q(end, tb, shim_time_base_q()) - input.startTime) / Double(AV_TIME_BASE)
-        }
-        return input.duration
     }
 }
 

@@ -43,7 +43,8 @@ final class Decoder {
     let context: UnsafeMutablePointer<AVCodecContext>
     let path: String
 
-    init(stream: UnsafeMutablePointer<AVStream>, path: String) throws {
+    /// `threaded` uses FFmpeg's frame and slice threads; the decoder default is one thread.
+    init(stream: UnsafeMutablePointer<AVStream>, path: String, threaded: Bool = false) throws {
         self.path = path
         let parameters = stream.pointee.codecpar!
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
@@ -55,6 +56,10 @@ final class Decoder {
         context = ctx
         try check(avcodec_parameters_to_context(ctx, parameters), "reading codec parameters", path: path)
         ctx.pointee.pkt_timebase = stream.pointee.time_base
+        if threaded {
+            ctx.pointee.thread_count = 0
+            ctx.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+        }
         try check(avcodec_open2(ctx, codec, nil), "opening the \(String(cString: codec.pointee.name)) decoder", path: path)
     }
 

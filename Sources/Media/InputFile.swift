@@ -72,4 +72,16 @@ final class InputFile {
         let text = String(cString: value)
         return text.isEmpty ? nil : text
     }
+
+    /// Where the stream should end, in seconds on the file's timeline, when the container says.
+    /// Truncated files end early without an error, so readers compare against this.
+    func expectedEnd(of stream: UnsafeMutablePointer<AVStream>) -> Double? {
+        let tb = stream.pointee.time_base
+        if stream.pointee.duration != SHIM_AV_NOPTS_VALUE, stream.pointee.duration > 0 {
+            let start = stream.pointee.start_time == SHIM_AV_NOPTS_VALUE ? 0 : stream.pointee.start_time
+            let end = start + stream.pointee.duration
+            return Double(av_rescale_q(end, tb, shim_time_base_q()) - startTime) / Double(AV_TIME_BASE)
+        }
+        return duration
+    }
 }

@@ -36,7 +36,7 @@ public enum MediaError: Error, CustomStringConvertible, Equatable {
             let list = present.isEmpty ? "no audio track carries a language tag" : "languages present: \(present.joined(separator: ", "))"
             return "\(path): no audio track in language '\(requested)'; \(list)"
         case .decoderMissing(let path, let codec):
-            return "\(path): no decoder for audio codec '\(codec)' in this FFmpeg build"
+            return "\(path): no decoder for codec '\(codec)' in this FFmpeg build"
         case .library(let path, let operation, _, let message):
             return "\(path): \(operation) failed: \(message)"
         case .cancelled:

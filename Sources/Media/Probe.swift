@@ -23,6 +23,11 @@ public struct VideoStreamInfo: Codable, Sendable, Equatable {
     public var frameRate: Double?
     /// Clockwise degrees a player turns the picture (display-matrix side data): 0, 90, 180, 270.
     public var rotation: Int
+
+    /// The picture as players show it (width and height swap for a quarter turn); captions are
+    /// laid out for this size.
+    public var displayWidth: Int { rotation % 180 == 0 ? width : height }
+    public var displayHeight: Int { rotation % 180 == 0 ? height : width }
 }
 
 /// What `capforge probe` reports about a file.
@@ -67,7 +72,7 @@ public struct MediaProbe: Codable, Sendable, Equatable {
         }
     }
 
-    private static func rotation(of stream: UnsafeMutablePointer<AVStream>) -> Int {
+    static func rotation(of stream: UnsafeMutablePointer<AVStream>) -> Int {
         var size = 0
         guard let matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size),
               size >= 9 * MemoryLayout<Int32>.size else { return 0 }

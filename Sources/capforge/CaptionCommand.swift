@@ -3,6 +3,7 @@ import Batch
 import CapforgeCore
 import Captions
 import Foundation
+import Media
 import Speech
 
 private let batchOptions: [Option] = [
@@ -25,11 +26,25 @@ private let batchOptions: [Option] = [
     Option("verbose", short: "v", help: "print every stage and chunk; show library warnings"),
 ]
 
+/// Encoding options shared by `caption --burn` and `burn`.
+let burnOptions: [Option] = [
+    Option("notice", value: "auto|always|never", help: "the basic-quality notice line (default auto: when basic-tier speech is present)"),
+    Option("notice-text", value: "TEXT", help: "notice text (default: in the caption language where known, else English)"),
+    Option("crf", value: "N", help: "x264 constant quality, 0-51 (default 20)"),
+    Option("preset", value: "P", help: "x264 speed preset (default veryfast)"),
+    Option("codec", value: "NAME", help: "FFmpeg video encoder (default libx264)"),
+    Option("allow-missing-glyphs", help: "burn even when no installed font has some characters"),
+]
+
 let captionCommand = Subcommand(
     spec: Command(
         "caption", summary: "Caption every video and audio file in the given files and folders (recursively).",
         usage: "PATH... [OPTIONS]",
-        options: batchOptions + [Option("formats", value: "LIST", help: "comma-separated: srt,ass,vtt,json (default all)")],
+        options: batchOptions + [
+            Option("formats", value: "LIST", help: "comma-separated: srt,ass,vtt,json (default all)"),
+            Option("burn", help: "also burn the captions into a copy of each video (<name>.captioned.mp4)"),
+            Option("jobs", short: "j", value: "N", help: "with --burn, 2 overlaps a file's burn-in with the next file's audio extraction"),
+        ] + burnOptions,
         minPositionals: 1),
     run: { args in try runBatch(args, defaultFormats: [.srt, .ass, .vtt, .json]) })
 
@@ -78,6 +93,8 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
     }
     settings.transcription.glossary = settings.glossary
     settings.transcription.chunking = !args.flag("no-chunking")
+    settings.noticeText = args.value("notice-text")
+    if args.flag("burn") { settings.burn = try burnSettings(args) }
     return settings
 }
 
@@ -122,7 +139,12 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
     let quiet = args.flag("quiet")
     let cancellation = Cancellation()
     Interrupts.install(cancellation)
-    let (results, interrupted) = BatchRunner(pipeline: pipeline, force: args.flag("force")).run(inputs, cancellation: cancellation) { event in
+    let jobs = try args.value("jobs").map { text -> Int in
+        guard let n = Int(text), n >= 1 else { throw UsageError.invalidValue(option: "jobs", value: text, reason: "a count of 1 or more") }
+        return n
+    } ?? 1
+    let runner = BatchRunner(pipeline: pipeline, force: args.flag("force"), jobs: jobs)
+    let (results, interrupted) = runner.run(inputs, cancellation: cancellation) { event in
         if !quiet || args.flag("json") { reporter.handle(event) }
     }
     let seconds = results.reduce(0) { $0 + $1.seconds }
@@ -134,4 +156,20 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
     }
     if interrupted { return ExitCode.interrupted }
     return results.contains { $0.status == .failed } || !problems.isEmpty ? ExitCode.failure : ExitCode.success
+}
+
+func burnSettings(_ args: ParsedArguments) throws -> BurnSettings {
+    var burn = BurnSettings()
+    if let notice = args.value("notice") {
+        guard NoticeMode(rawValue: notice) != nil else { throw UsageError.invalidValue(option: "notice", value: notice, reason: "use auto, always or never") }
+        burn.notice = notice
+    }
+    if let crf = args.value("crf") {
+        guard let n = Int(crf), (0...51).contains(n) else { throw UsageError.invalidValue(option: "crf", value: crf, reason: "an integer from 0 to 51") }
+        burn.crf = n
+    }
+    if let preset = args.value("preset") { burn.preset = preset }
+    if let codec = args.value("codec") { burn.codec = codec }
+    burn.allowMissingGlyphs = args.flag("allow-missing-glyphs")
+    return burn
 }

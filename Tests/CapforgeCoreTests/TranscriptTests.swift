@@ -59,3 +59,12 @@ import Testing
         #expect(Language("") == nil)
     }
 }
+
+@Suite struct QualityNoticeTests {
+    @Test func noticeFollowsTheCaptionLanguage() {
+        #expect(QualityNotice.text(for: "kor").hasPrefix("자동 자막"))
+        #expect(QualityNotice.text(for: "de-AT").hasPrefix("Automatische Untertitel"))
+        #expect(QualityNotice.text(for: "sw") == QualityNotice.english)
+        #expect(QualityNotice.text(for: nil) == QualityNotice.english)
+    }
+}

@@ -1,0 +1,29 @@
+/// Ways a burn can fail before or while encoding, with a message a user can act on.
+/// Reading the input fails with `MediaError`.
+public enum BurnError: Error, Equatable, CustomStringConvertible {
+    case noVideo(path: String)
+    case encoderMissing(name: String)
+    case unsupportedOutput(path: String)
+    case invalidScript(reason: String)
+    case missingGlyphs(characters: [Character], fonts: [String])
+    case fontconfigUnavailable
+
+    public var description: String {
+        switch self {
+        case .noVideo(let path):
+            return "\(path): has no video stream to burn captions into"
+        case .encoderMissing(let name):
+            return "this FFmpeg build has no encoder '\(name)'; list them with `ffmpeg -encoders`"
+        case .unsupportedOutput(let path):
+            return "\(path): cannot tell the output format from the extension; use .mp4, .mkv or .mov"
+        case .invalidScript(let reason):
+            return "the subtitle script cannot be rendered: \(reason)"
+        case .missingGlyphs(let characters, let fonts):
+            return "no installed font covers \(GlyphList(characters)) (styles ask for \(fonts.joined(separator: ", "))); "
+                + "install a font that has them, e.g. `apt-get install fonts-noto-core` (most scripts) or "
+                + "`apt-get install fonts-wqy-microhei` (Chinese, Japanese, Korean), or pass --allow-missing-glyphs"
+        case .fontconfigUnavailable:
+            return "fontconfig could not load its configuration; check that the fontconfig package is installed"
+        }
+    }
+}

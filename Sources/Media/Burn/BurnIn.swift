@@ -1,0 +1,45 @@
+import CapforgeCore
+import Foundation
+
+/// Burns an ASS script into a video: decode, render with libass at each frame's time, blend in
+/// the video's own YUV, encode, and copy the other streams, written atomically to `output`.
+public struct BurnIn {
+    public let input: String
+    public let output: String
+    public let assScript: String
+    public let options: BurnOptions
+
+    public init(input: String, output: String, assScript: String, options: BurnOptions = BurnOptions()) {
+        self.input = input
+        self.output = output
+        self.assScript = assScript
+        self.options = options
+    }
+
+    /// The script that will be rendered: the notice policy applied.
+    public var renderedScript: String { preparedScript.text }
+
+    var preparedScript: SubtitleScript {
+        var script = SubtitleScript(assScript)
+        NoticeLine.apply(options.notice, text: options.noticeText, to: &script)
+        return script
+    }
+
+    /// Fails before any decoding when fonts lack characters the captions or the notice use.
+    public func checkFonts() throws -> [BurnWarning] {
+        let fonts = try FontCoverage()
+        let missing = FontPreflight.missing(in: preparedScript, fonts: fonts)
+        guard !missing.characters.isEmpty else { return [] }
+        guard options.allowMissingGlyphs else { throw BurnError.missingGlyphs(characters: missing.characters, fonts: missing.families) }
+        return [.missingGlyphs(characters: missing.characters)]
+    }
+
+    /// Throws `MediaError.cancelled` when cancelled; the output path is then left untouched.
+    public func run(cancellation: Cancellation? = nil, progress: (BurnProgress) -> Void = { _ in }) throws -> BurnReport {
+        let fontWarnings = try checkFonts()
+        let session = try BurnSession(input: input, output: output, script: preparedScript.text, options: options)
+        var report = try session.run(cancellation: cancellation, progress: progress)
+        report.warnings = fontWarnings + report.warnings
+        return report
+    }
+}

@@ -1,0 +1,63 @@
+public enum BurnWarning: Sendable, Equatable, CustomStringConvertible {
+    /// The demuxer reports a cut-off file as a normal end; this compares the last frame with the container's duration.
+    case truncated(decodedUntil: Double, expected: Double)
+    case corruptPackets(count: Int)
+    case missingGlyphs(characters: [Character])
+    /// An input stream the output container cannot hold and Capforge does not convert.
+    case streamDropped(index: Int, codec: String)
+    case audioReencoded(index: Int, from: String)
+    case encoderOptionIgnored(name: String, encoder: String)
+
+    public var description: String {
+        switch self {
+        case .truncated(let got, let expected):
+            return String(format: "input looks truncated: video ends at %.2f s of %.2f s; the output holds only what exists", got, expected)
+        case .corruptPackets(let n):
+            return "\(n) corrupt video packet(s) skipped"
+        case .missingGlyphs(let characters):
+            return "no installed font has \(GlyphList(characters)); they show as boxes"
+        case .streamDropped(let index, let codec):
+            return "stream \(index) (\(codec)) cannot be stored in this output format and was left out"
+        case .audioReencoded(let index, let codec):
+            return "audio stream \(index) (\(codec)) cannot be stored in this output format; re-encoded to AAC"
+        case .encoderOptionIgnored(let name, let encoder):
+            return "encoder \(encoder) has no '\(name)' option; ignored"
+        }
+    }
+}
+
+public struct BurnReport: Sendable, Equatable {
+    public var outputPath: String
+    public var frames: Int
+    /// Seconds of video written, from the first frame to the end of the last.
+    public var duration: Double
+    public var width: Int
+    public var height: Int
+    public var warnings: [BurnWarning]
+
+    public var isTruncated: Bool {
+        warnings.contains { if case .truncated = $0 { return true } else { return false } }
+    }
+}
+
+public struct BurnProgress: Sendable, Equatable {
+    /// Share of the input's duration done, 0...1 (0 while the duration is unknown).
+    public var fraction: Double
+    public var framesPerSecond: Double
+    public var frames: Int
+}
+
+/// Characters listed with their code points, so invisible or confusable ones can be told apart.
+struct GlyphList: CustomStringConvertible {
+    let characters: [Character]
+    init(_ characters: [Character]) { self.characters = characters }
+
+    var description: String {
+        let shown = characters.prefix(12).map { c in
+            let points = c.unicodeScalars.map { String(format: "U+%04X", $0.value) }.joined(separator: " ")
+            return "'\(c)' (\(points))"
+        }
+        let more = characters.count > 12 ? " and \(characters.count - 12) more" : ""
+        return shown.joined(separator: ", ") + more
+    }
+}

@@ -1,0 +1,72 @@
+import Arguments
+import Batch
+import CapforgeCore
+import Captions
+import Foundation
+import Media
+
+let burnCommand = Subcommand(
+    spec: Command(
+        "burn", summary: "Burn captions into a copy of a video: a subtitle file (SRT, WebVTT or ASS), or the captions Capforge made for it.",
+        usage: "VIDEO [--subs FILE] [--out OUT] [OPTIONS]",
+        options: [
+            Option("subs", value: "FILE", help: "subtitles to burn (default: the <name>.<lang>.ass Capforge wrote beside the video)"),
+            Option("lang", value: "CODE", help: "which of Capforge's caption files to use when there are several languages"),
+            Option("out", short: "o", value: "OUT", help: "output video (default <name>.captioned.mp4 beside the input; .mkv also works)"),
+            Option("style", value: "NAME", help: "ASS style for SRT/WebVTT input: default, large, top"),
+            Option("verbose", short: "v", help: "show library warnings"),
+        ] + burnOptions,
+        positionals: 1...1)
+) { args in
+    let video = URL(fileURLWithPath: args.positionals[0]).standardizedFileURL
+    let probe = try MediaProbe(path: video.path)
+    guard let picture = probe.video else {
+        throw MediaError.library(path: video.path, operation: "burn-in", code: -1, message: "the file has no video stream to burn captions into")
+    }
+    let subtitles = try args.value("subs").map { URL(fileURLWithPath: $0) } ?? captionsMadeByCapforge(for: video, language: args.value("lang"))
+    let language = Language(subtitles.deletingPathExtension().pathExtension)?.code
+    let script: String
+    if SubtitleFormat(fileExtension: subtitles.pathExtension) == .ass {
+        _ = try SubtitleReader.read(fileAt: subtitles)  // a clear error for a broken script, before decoding video
+        script = try SubtitleReader.text(ofFileAt: subtitles)
+    } else {
+        // SRT and WebVTT become ASS in a Capforge style, sized for this video.
+        let document = try SubtitleReader.read(fileAt: subtitles)
+        let transcript = Transcript(language: language ?? "und", words: [], duration: probe.duration ?? 0)
+        script = ASSWriter(cues: document.cues, transcript: transcript, video: VideoSize(width: picture.displayWidth, height: picture.displayHeight),
+                           style: try StyleSheet.load(named: args.value("style") ?? StyleSheet.defaultName)).render()
+    }
+    let output = args.value("out").map { URL(fileURLWithPath: $0).standardizedFileURL }
+        ?? video.deletingLastPathComponent().appendingPathComponent(video.deletingPathExtension().lastPathComponent + InputScanner.burnedMarker + "mp4")
+    guard output != video else { throw BatchError.wouldOverwriteSource(video.path) }
+    let settings = try burnSettings(args)
+    let options = settings.burnOptions(noticeText: args.value("notice-text") ?? QualityNotice.text(for: language))
+    let cancellation = Cancellation()
+    Interrupts.install(cancellation)
+    let interactive = isatty(STDERR_FILENO) == 1
+    let report = try BurnIn(input: video.path, output: output.path, assScript: script, options: options).run(cancellation: cancellation) { progress in
+        guard interactive else { return }
+        FileHandle.standardError.write(Data(String(format: "\r\u{1B}[2Kburning: %3.0f%%  %.0f fps", progress.fraction * 100, progress.framesPerSecond).utf8))
+    }
+    if interactive { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+    for warning in report.warnings { printError("capforge burn: warning: \(warning)") }
+    print("\(report.outputPath): \(report.frames) frames, \(report.width)x\(report.height), \(String(format: "%.2f s", report.duration))")
+    return report.isTruncated ? ExitCode.partial : ExitCode.success
+}
+
+/// The ASS file `capforge caption` wrote beside the video (`<stem>.<lang>.ass`).
+private func captionsMadeByCapforge(for video: URL, language: String?) throws -> URL {
+    let folder = video.deletingLastPathComponent()
+    let stem = video.deletingPathExtension().lastPathComponent
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    let candidates = names.filter { $0.hasPrefix(stem + ".") && $0.hasSuffix(".ass") && $0.split(separator: ".").count == stem.split(separator: ".").count + 2 }.sorted()
+    let wanted = language.flatMap { Language($0)?.code }
+    let matching = wanted.map { code in candidates.filter { $0 == "\(stem).\(code).ass" } } ?? candidates
+    guard let first = matching.first else {
+        throw UsageError.invalidValue(option: "subs", value: "(none)", reason: "no captions found for \(video.lastPathComponent): run 'capforge caption' first or pass --subs FILE")
+    }
+    guard matching.count == 1 else {
+        throw UsageError.invalidValue(option: "lang", value: "(none)", reason: "captions exist in several languages (\(matching.joined(separator: ", "))); choose one with --lang")
+    }
+    return folder.appendingPathComponent(first)
+}
