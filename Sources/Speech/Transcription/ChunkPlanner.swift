@@ -11,6 +11,9 @@ public struct PlannedChunk: Sendable, Equatable, Codable {
     /// the chunk where it lies furthest from an edge.
     public var keepFrom: Double?
     public var keepUntil: Double?
+    /// The separate stretches of speech the chunk groups (empty when it is one stretch); a
+    /// stretch that comes back without words is recognised again on its own.
+    public var speech: [SpeechRegion] = []
 
     public var duration: Double { end - start }
 
@@ -49,21 +52,22 @@ public struct ChunkPlanner: Sendable {
     }
 
     public func plan(regions: [SpeechRegion]) -> [PlannedChunk] {
-        var spans: [(start: Double, end: Double)] = []
+        var groups: [[SpeechRegion]] = []
         for region in regions {
-            if let last = spans.last, region.end - last.start <= targetLength {
-                spans[spans.count - 1].end = region.end
+            if let first = groups.last?.first, region.end - first.start <= targetLength {
+                groups[groups.count - 1].append(region)
             } else {
-                spans.append((region.start, region.end))
+                groups.append([region])
             }
         }
         var chunks: [PlannedChunk] = []
-        for span in spans {
-            let windows = split(span)
+        for group in groups {
+            let windows = split((group.first!.start, group.last!.end))
             for (i, window) in windows.enumerated() {
                 let keepFrom = i == 0 ? nil : (window.start + windows[i - 1].end) / 2
                 let keepUntil = i == windows.count - 1 ? nil : (windows[i + 1].start + window.end) / 2
-                chunks.append(PlannedChunk(index: chunks.count, start: window.start, end: window.end, keepFrom: keepFrom, keepUntil: keepUntil))
+                chunks.append(PlannedChunk(index: chunks.count, start: window.start, end: window.end, keepFrom: keepFrom, keepUntil: keepUntil,
+                                           speech: group.count > 1 ? group : []))
             }
         }
         return chunks

@@ -82,10 +82,18 @@ public final class ChunkedTranscriber: @unchecked Sendable {
         let clip = audio.slice(from: chunk.start, to: chunk.end)
         func attempt(_ tier: Tier) -> Result<[Word], Error>? {
             guard let engine = engines.engine(tier, for: plan.language) else { return nil }
-            let deadline = Date().addingTimeInterval(max(options.minimumDeadline, options.deadlineFactor * chunk.duration))
+            func deadline(_ seconds: Double) -> Cancellation {
+                cancellation.child(deadline: Date().addingTimeInterval(max(options.minimumDeadline, options.deadlineFactor * seconds)))
+            }
             do {
-                let words = try engine.transcribe(clip, language: plan.language, cancellation: cancellation.child(deadline: deadline))
-                return .success(finish(words, in: chunk))
+                var words = try engine.transcribe(clip, language: plan.language, cancellation: deadline(chunk.duration))
+                // Whisper can stop decoding at a long pause and drop the speech after it: a stretch
+                // the detector heard that came back without words is recognised again on its own.
+                for region in chunk.speech where region.duration >= 0.5 && !words.contains(where: { region.contains($0) }) {
+                    words += try engine.transcribe(audio.slice(from: region.start, to: region.end), language: plan.language,
+                                                   cancellation: deadline(region.duration))
+                }
+                return .success(finish(words.sorted { ($0.start, $0.end) < ($1.start, $1.end) }, in: chunk))
             } catch {
                 return .failure(error)
             }

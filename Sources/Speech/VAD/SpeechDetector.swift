@@ -1,7 +1,7 @@
 import CapforgeCore
 
 /// A stretch of audio judged to hold sound worth recognising, in seconds on the file's timeline.
-public struct SpeechRegion: Sendable, Equatable, Hashable {
+public struct SpeechRegion: Sendable, Equatable, Hashable, Codable {
     public var start: Double
     public var end: Double
 
@@ -11,6 +11,12 @@ public struct SpeechRegion: Sendable, Equatable, Hashable {
     }
 
     public var duration: Double { end - start }
+
+    /// Whether the word's middle lies in this region.
+    public func contains(_ word: Word) -> Bool {
+        let middle = (word.start + word.end) / 2
+        return middle >= start && middle < end
+    }
 }
 
 /// Finds where speech is, so only that audio reaches a recogniser.

@@ -25,7 +25,8 @@ final class ToneEngine: SpeechEngine, @unchecked Sendable {
     /// Decides, per call number (0-based), whether this call should fail or hang.
     var behaviour: (Int) -> Behaviour = { _ in .recognise }
 
-    enum Behaviour { case recognise, fail, hangUntilCancelled, empty }
+    /// `stopsAtFirstPause`: like Whisper on a window with a long pause, nothing after the first sound.
+    enum Behaviour { case recognise, fail, hangUntilCancelled, empty, stopsAtFirstPause }
 
     init(engine: String, tier: Tier, languages: Set<String>, confidence: Double = 0.9) {
         identity = EngineIdentity(engine: engine, tier: tier, model: "\(engine)-model")
@@ -50,10 +51,11 @@ final class ToneEngine: SpeechEngine, @unchecked Sendable {
             }
         case .empty:
             return []
-        case .recognise:
+        case .recognise, .stopsAtFirstPause:
             var vad = EnergyVAD.Configuration()
             vad.padding = 0
-            return EnergyVAD(configuration: vad).speechRegions(in: audio).flatMap { region in
+            let regions = EnergyVAD(configuration: vad).speechRegions(in: audio)
+            return regions.prefix(behaviour(call) == .stopsAtFirstPause ? 1 : regions.count).flatMap { region in
                 stride(from: region.start, to: region.end - 0.25, by: 0.5).map { t in
                     Word(text: "tone", start: t, end: min(region.end, t + 0.5), confidence: confidence, tier: identity.tier, engine: identity.engine)
                 }
