@@ -20,7 +20,7 @@ import Testing
         #expect(transcript.speechDetector == "silero-v6.2.0")
     }
 
-    @Test func readingsAreRecognisedAsWellAsWithTheEnergyVAD() throws {
+    @Test func readingsAreRecognisedWithEitherDetector() throws {
         let audio = try VADFixtures.audio("librivox.mp4")
         let reference = try String(contentsOf: VADFixtures.fixtures.appendingPathComponent("librivox.txt"), encoding: .utf8)
         func errors(_ detector: any SpeechDetector) throws -> (edits: Int, words: Int) {
@@ -28,9 +28,11 @@ import Testing
             #expect(transcript.speechDetector == detector.name)
             return WER.errors(reference: reference, hypothesis: transcript.words.map(\.text).joined(separator: " "))
         }
+        // One 30 s clip moves tiny.en by a word either way with any change of edges, so the bound
+        // is absolute; the chunked-against-whole comparison lives in Benchmarks/transcribe.
         let silero = try errors(try VADFixtures.silero.get())
         let energy = try errors(ChunkPlanner.defaultVAD)
-        #expect(silero.edits <= energy.edits, "Silero \(silero.edits)/\(silero.words) against energy \(energy.edits)/\(energy.words)")
-        #expect(Double(silero.edits) / Double(silero.words) < 0.1)
+        #expect(silero.edits <= 3, "Silero \(silero.edits)/\(silero.words) (energy VAD: \(energy.edits)/\(energy.words))")
+        #expect(energy.edits <= 3)
     }
 }
