@@ -24,7 +24,7 @@ public struct BatchSettings: Sendable, Codable, Equatable {
     public init() {}
 
     /// The settings key for these settings with these engines and calibration.
-    public func key(engines: [EngineIdentity], calibration: CalibrationTable) -> String {
+    public func key(engines: [EngineIdentity], calibration: CalibrationTable) throws -> String {
         struct Keyed: Encodable {
             var settings: BatchSettings
             var engines: [EngineIdentity]
@@ -33,8 +33,7 @@ public struct BatchSettings: Sendable, Codable, Equatable {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let data = (try? encoder.encode(Keyed(settings: self, engines: engines, calibration: calibration))) ?? Data()
-        return SHA256.hex(of: data)
+        return SHA256.hex(of: try encoder.encode(Keyed(settings: self, engines: engines, calibration: calibration)))
     }
 }
 

@@ -22,7 +22,7 @@ public final class CaptionPipeline: @unchecked Sendable {
         self.calibration = calibration
         self.layout = layout
         resolver = TierResolver(inventory: engines.inventory(modernLibraryAvailable: modernLibraryAvailable))
-        settingsKey = settings.key(engines: (engines.modern + engines.basic).map(\.identity), calibration: calibration)
+        settingsKey = try settings.key(engines: (engines.modern + engines.basic).map(\.identity), calibration: calibration)
         transcriber = ChunkedTranscriber(engines: engines, calibration: calibration, options: settings.transcription)
         style = try StyleSheet.load(named: settings.style)
     }
