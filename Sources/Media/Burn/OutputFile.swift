@@ -41,7 +41,10 @@ final class OutputFile {
 
     /// 1 when the container can hold the codec, 0 when not, negative when it does not say.
     func canHold(_ codec: AVCodecID) -> Int32 {
-        avformat_query_codec(format, codec, FF_COMPLIANCE_NORMAL)
+        // The MP4 muxer of FFmpeg 5.1 lists FLAC and TrueHD as supported but refuses to write them
+        // without "experimental" compliance (the header fails), and players rarely read them there.
+        if isMOVFamily && (codec == AV_CODEC_ID_FLAC || codec == AV_CODEC_ID_TRUEHD) { return 0 }
+        return avformat_query_codec(format, codec, FF_COMPLIANCE_NORMAL)
     }
 
     var isMOVFamily: Bool {

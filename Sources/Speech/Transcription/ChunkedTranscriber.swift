@@ -87,11 +87,13 @@ public final class ChunkedTranscriber: @unchecked Sendable {
             }
             do {
                 var words = try engine.transcribe(clip, language: plan.language, cancellation: deadline(chunk.duration))
-                // Whisper can stop decoding at a long pause and drop the speech after it: a stretch
-                // the detector heard that came back without words is recognised again on its own.
-                for region in chunk.speech where region.duration >= 0.5 && !words.contains(where: { region.contains($0) }) {
-                    words += try engine.transcribe(audio.slice(from: region.start, to: region.end), language: plan.language,
-                                                   cancellation: deadline(region.duration))
+                // Whisper can stop decoding at a long pause and drop everything after it: speech the
+                // detector heard after the last word is recognised again, from there to the chunk's end.
+                let lastWordEnd = words.map(\.end).max() ?? chunk.start
+                let unheard = chunk.speech.filter { $0.start >= lastWordEnd }
+                if let first = unheard.first, unheard.reduce(0, { $0 + $1.duration }) >= 0.5 {
+                    words += try engine.transcribe(audio.slice(from: first.start, to: chunk.end), language: plan.language,
+                                                   cancellation: deadline(chunk.end - first.start))
                 }
                 return .success(finish(words.sorted { ($0.start, $0.end) < ($1.start, $1.end) }, in: chunk))
             } catch {

@@ -96,6 +96,16 @@ import Testing
         #expect(try AudioPackets.payload(mkv) == AudioPackets.payload(input))
     }
 
+    /// FFmpeg 5.1 lists FLAC as fit for MP4 but refuses to write it there: it must become AAC.
+    @Test func flacAudioBecomesAACInMP4() throws {
+        let work = try BurnWorkspace()
+        defer { work.remove() }
+        let mp4 = work.path("flac.mp4")
+        let report = try BurnIn(input: Fixtures.path("librivox-0870.mkv"), output: mp4, assScript: Self.cue).run()
+        #expect(report.warnings.contains(.audioReencoded(index: 1, from: "flac")))
+        #expect(try streamField(mp4, "codec_name", stream: "a:0") == "aac")
+    }
+
     @Test func variableFrameRateKeepsEveryFramesTime() throws {
         let work = try BurnWorkspace()
         defer { work.remove() }
