@@ -50,12 +50,14 @@ let package = Package(
         .target(name: "Batch", dependencies: ["CapforgeCore", "Media", "Speech", "Captions"]),
         .executableTarget(name: "capforge", dependencies: ["Arguments", "CapforgeCore", "Media", "Speech", "Captions", "Batch"]),
 
+        // Helpers shared by several test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
         .testTarget(name: "CapforgeCoreTests", dependencies: ["CapforgeCore"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "CapforgeCore", "Captions"]),
-        .testTarget(name: "CaptionsTests", dependencies: ["Captions", "CapforgeCore", "CLibass"]),
+        .testTarget(name: "CaptionsTests", dependencies: ["Captions", "CapforgeCore", "CLibass", "TestSupport"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "CapforgeCore", "Speech", "Media", "Captions", "capforge"]),
-        .testTarget(name: "SpeechTests", dependencies: ["Speech", "CapforgeCore", "CWhisper", "Media"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "CapforgeCore", "CWhisper", "TestSupport", "Media"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import CapforgeCore
 import Foundation
 import Testing
+import TestSupport
 
 @testable import Captions
 

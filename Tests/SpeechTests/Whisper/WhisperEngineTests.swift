@@ -1,6 +1,7 @@
 import CapforgeCore
 import Foundation
 import Testing
+import TestSupport
 @testable import Speech
 
 @Suite(.serialized) struct WhisperEngineTests {
@@ -93,7 +94,7 @@ import Testing
 
     @Test func silenceAndNoiseYieldNoWords() throws {
         let engine = try WhisperFixtures.tinyEnEngine.get()
-        var generator = SplitMix64(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         let seconds = 60 * MonoAudio.sampleRate
         // 20 s digital silence, 20 s low hiss, 20 s of a 220 Hz hum with hiss: no speech anywhere.
         let samples: [Float] = (0..<seconds).map { i in
@@ -157,15 +158,3 @@ final class LockedLines: @unchecked Sendable {
     var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
 }
 
-/// Deterministic noise for the no-speech test.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
