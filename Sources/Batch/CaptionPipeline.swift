@@ -57,7 +57,8 @@ public final class CaptionPipeline: @unchecked Sendable {
         do {
             emit(.stage(input: input, stage: .probe, fraction: 0))
             let probe = try MediaProbe(path: input.url.path)
-            identity = try InputIdentity(of: input.url)
+            let fileIdentity = try InputIdentity(of: input.url)
+            identity = fileIdentity
             result.duration = probe.duration
 
             emit(.stage(input: input, stage: .extract, fraction: 0))
@@ -74,7 +75,7 @@ public final class CaptionPipeline: @unchecked Sendable {
             emit(.stage(input: input, stage: .transcribe, fraction: 0))
             let journal = try TranscriptionJournal(
                 url: layout.stateFolder(for: input).appendingPathComponent("journal/\(String(SHA256.hex(of: Data(input.relativePath.utf8)).prefix(24))).jsonl"),
-                key: "\(settingsKey)-\(identity!.headTailSHA256)-\(identity!.size)-\(plan.language)-\(plan.mode.rawValue)")
+                key: "\(settingsKey)-\(fileIdentity.headTailSHA256)-\(fileIdentity.size)-\(plan.language)-\(plan.mode.rawValue)")
             let transcript = try transcriber.transcribe(audio, plan: plan, journal: journal, cancellation: cancellation) { progress in
                 emit(.chunk(input: input, progress: progress))
             }

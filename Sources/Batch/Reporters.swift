@@ -97,6 +97,9 @@ public final class TerminalReporter: BatchReporter {
     private var current = ""
     private var stage = ""
     private var fraction = 0.0
+    /// How far the current file has come, for the overall bar: it never moves back when a
+    /// later stage starts at 0 %.
+    private var fileShare = 0.0
     private var tier = ""
     private var began = Date()
     private var linesDrawn = 0
@@ -117,15 +120,18 @@ public final class TerminalReporter: BatchReporter {
             currentDuration = duration ?? 0
             stage = "start"
             fraction = 0
+            fileShare = 0
             tier = ""
         case .stage(_, let s, let f):
             stage = s.rawValue
             fraction = f
+            fileShare = max(fileShare, f)
         case .tierResolved(_, let language, _, let plan):
             tier = "\(language) \(plan.displayTier)"
         case .chunk(_, let progress):
             stage = "transcribe"
             fraction = progress.fraction
+            fileShare = max(fileShare, progress.fraction)
             if let t = progress.record.tier, !tier.contains(t.rawValue) { tier += "+\(t.rawValue)" }
         case .fileFinished(_, let result):
             doneFiles += 1
@@ -149,7 +155,7 @@ public final class TerminalReporter: BatchReporter {
 
     private func draw() {
         clear()
-        let done = doneSeconds + currentDuration * fraction
+        let done = doneSeconds + currentDuration * fileShare
         let share = totalSeconds > 0 ? min(1, done / totalSeconds) : Double(doneFiles) / Double(max(1, totalFiles))
         let width = 30
         let filled = Int(share * Double(width))
