@@ -82,7 +82,7 @@ public struct FileResult: Sendable, Codable, Equatable {
     public var tierLabel: String {
         guard let tier else { return "-" }
         if tier == .mixed, let share = basicShare { return "mixed (\(Int((share * 100).rounded()))% basic)" }
-        return tier.rawValue
+        return tier == .empty ? "no speech" : tier.rawValue
     }
 }
 
