@@ -174,11 +174,6 @@ public final class CaptionPipeline: @unchecked Sendable {
         return result
     }
 
-    /// Both stages in one go.
-    public func process(_ input: BatchInput, cancellation: Cancellation, emit: (BatchEvent) -> Void) throws -> FileResult {
-        try finish(try prepare(input, cancellation: cancellation, emit: emit), cancellation: cancellation, emit: emit)
-    }
-
     private static func isCancellation(_ error: Error) -> Bool {
         (error as? SpeechError) == .cancelled || (error as? MediaError) == .cancelled
     }

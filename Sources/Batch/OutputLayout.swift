@@ -28,9 +28,9 @@ public struct OutputLayout: Sendable {
         OutputNaming.url(forVideo: folder(for: input).appendingPathComponent(stem(for: input) + ".video"), language: language, format: format)
     }
 
-    /// `talk.captioned.mp4` (or `.mkv` when asked).
-    public func burned(for input: BatchInput, containerExtension: String = "mp4") -> URL {
-        folder(for: input).appendingPathComponent("\(stem(for: input))\(InputScanner.burnedMarker)\(containerExtension)")
+    /// `talk.captioned.mp4`.
+    public func burned(for input: BatchInput) -> URL {
+        folder(for: input).appendingPathComponent("\(stem(for: input))\(InputScanner.burnedMarker)mp4")
     }
 
     /// Where the manifest and journals live: `.capforge/` at the top of the tree being written.

@@ -122,6 +122,9 @@ public final class TerminalReporter: BatchReporter {
             fraction = 0
             fileShare = 0
             tier = ""
+        case .stage(let input, _, _) where input.relativePath != current:
+            // A background burn-in (--jobs 2) of the previous file: the line shows the current one.
+            return
         case .stage(_, let s, let f):
             stage = s.rawValue
             fraction = f
@@ -136,7 +139,8 @@ public final class TerminalReporter: BatchReporter {
         case .fileFinished(_, let result):
             doneFiles += 1
             doneSeconds += result.duration ?? currentDuration
-            currentDuration = 0
+            let finishedCurrent = result.relativePath == current
+            if finishedCurrent { currentDuration = 0 }
             clear()
             let mark: String
             switch result.status {
@@ -145,7 +149,7 @@ public final class TerminalReporter: BatchReporter {
             case .failed: mark = paint("✘", 31) + " \(result.relativePath)  \(result.error ?? "")"
             }
             output.write(Data((mark + "\n").utf8))
-            current = ""
+            if finishedCurrent { current = "" }
         case .batchFinished:
             clear()
             return

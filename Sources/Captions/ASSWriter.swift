@@ -57,7 +57,7 @@ public struct ASSWriter: SubtitleWriter {
         lines += ["", "[Events]", "Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text"]
         if summary.hasBasicSpeech {
             let end = max(Int((transcript.duration * 1000).rounded()), cues.map(\.end).max() ?? 0)
-            lines.append(event(layer: 1, start: 0, end: end, style: ASSReader.noticeStyle, text: escape(noticeText)))
+            lines.append(event(layer: 1, start: 0, end: end, style: ASSReader.noticeStyle, text: ASSText.escape(noticeText)))
         }
         for cue in cues {
             let text = colouredLines(cue).joined(separator: "\\N")
@@ -81,26 +81,18 @@ public struct ASSWriter: SubtitleWriter {
                 let leading = rest.prefix { $0.isWhitespace }
                 let candidate = rest.dropFirst(leading.count)
                 guard !word.text.isEmpty, candidate.hasPrefix(word.text) else { break }
-                output += escape(String(leading))
-                let text = escape(word.text)
+                output += ASSText.escape(String(leading))
+                let text = ASSText.escape(word.text)
                 output += word.score < lowConfidenceThreshold ? "{\\c&H\(colourTag)&}\(text){\\r}" : text
                 rest = candidate.dropFirst(word.text.count)
                 words.removeFirst()
             }
-            return output + escape(String(rest))
+            return output + ASSText.escape(String(rest))
         }
     }
 
     /// `\c` takes BBGGRR: the style file's colour without its alpha byte.
     private var colourTag: String {
         String(style.lowConfidenceColour.uppercased().replacingOccurrences(of: "&", with: "").dropFirst().suffix(6))
-    }
-
-    /// ASS has no escape for braces, and `\N`, `\n`, `\h` are commands: braces become their
-    /// fullwidth forms and a word joiner keeps a backslash literal.
-    private func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "{", with: "\u{FF5B}")
-            .replacingOccurrences(of: "}", with: "\u{FF5D}")
-            .replacingOccurrences(of: "\\", with: "\\\u{2060}")
     }
 }

@@ -69,10 +69,12 @@ public struct CueBuilder: Sendable {
         return words
     }
 
-    /// Cuts a word wider than a line into line-sized pieces sharing its time.
+    /// Cuts a word that cannot be laid out on the cue's lines into line-sized pieces sharing its
+    /// time (a long unit, or a whole unspaced CJK segment that a recogniser returned as one word).
     private func cut(_ word: TimedWord) -> [TimedWord] {
         let limit = profile.maxCharactersPerLine
-        guard TextUnit.units(of: [word.word.text]).contains(where: { $0.width > limit }) else { return [word] }
+        let units = TextUnit.units(of: [word.word.text])
+        guard units.contains(where: { $0.width > limit }) || !lineBreaker.fits(units) else { return [word] }
         var pieces: [String] = [""]
         for character in word.word.text {
             if TextMetrics.width(pieces[pieces.count - 1] + String(character)) > limit { pieces.append("") }
@@ -103,10 +105,14 @@ public struct CueBuilder: Sendable {
                 if end - 1 > start && last.start - words[end - 2].end >= Int(profile.pauseBreak) { break }
                 let units = TextUnit.units(of: words[start..<end].map(\.word.text))
                 speechEnd = max(speechEnd, last.end)
-                guard lineBreaker.fits(units), speechEnd - words[start].start <= rules.longestDuration else { break }
                 let text = [TextUnit.join(units[...])]
-                guard rules.requiredDuration(lines: text) <= rules.longestDuration else { break }
-                let cost = best[start] + cueCost(words, start..<end, units: units, text: text, speechEnd: speechEnd)
+                let valid = lineBreaker.fits(units) && speechEnd - words[start].start <= rules.longestDuration
+                    && rules.requiredDuration(lines: text) <= rules.longestDuration
+                // A word that no valid cue can hold (an 8 s "word" over music) still gets a cue of
+                // its own, at a prohibitive cost, so the rest of the file stays segmentable; the
+                // rule breaks are reported, never hidden.
+                guard valid || end == start + 1 else { break }
+                let cost = best[start] + (valid ? 0 : 1e9) + cueCost(words, start..<end, units: units, text: text, speechEnd: speechEnd)
                 if cost < best[end] {
                     best[end] = cost
                     from[end] = start

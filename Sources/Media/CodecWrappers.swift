@@ -87,8 +87,7 @@ final class Decoder {
         case SHIM_AVERROR_EOF: return .finished
         case SHIM_AVERROR_INVALIDDATA: return .corrupt
         default:
-            try check(code, "decoding", path: path)
-            return .corrupt
+            throw MediaError.library(path: path, operation: "decoding", code: code, message: avErrorString(code))
         }
     }
 }

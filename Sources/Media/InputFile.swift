@@ -15,10 +15,9 @@ final class InputFile {
             throw MediaError.unrecognised(path: path, reason: avErrorString(opened))
         }
         context = ctx
+        // Fully initialised from here: a throw still runs deinit, which closes the context.
         let probed = avformat_find_stream_info(ctx, nil)
         if probed < 0 {
-            var owned: UnsafeMutablePointer<AVFormatContext>? = ctx
-            avformat_close_input(&owned)
             throw MediaError.unrecognised(path: path, reason: avErrorString(probed))
         }
     }

@@ -39,12 +39,8 @@ final class Resampler {
             throw MediaError.library(path: path, operation: "configuring the resampler", code: shim_AVERROR(ENOMEM), message: "out of memory")
         }
         context = swr
-        let initialised = swr_init(swr)
-        if initialised < 0 {
-            var owned: OpaquePointer? = swr
-            swr_free(&owned)
-            try check(initialised, "starting the resampler", path: path)
-        }
+        // Fully initialised from here: a throw still runs deinit, which frees the context.
+        try check(swr_init(swr), "starting the resampler", path: path)
     }
 
     deinit {

@@ -143,3 +143,19 @@ struct BatchCLITests {
         #expect(listing(source).filter { $0.hasSuffix(".srt") }.isEmpty, "nothing written beside the sources with --out")
     }
 }
+
+extension BatchCLITests {
+    @Test func inputsThatWouldShareOutputNamesAreNotSilentlyOverwritten() throws {
+        let folder = try scratchFolder("clash")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try copyFixture("librivox-0880.mkv", to: folder, as: "talk.mkv")
+        try copyFixture("librivox-0930.mkv", to: folder, as: "talk.mp4")
+        let run = try cli.run(["caption", folder.path, "--json", "--formats", "srt"])
+        #expect(run.status == 1)
+        let failed = run.events("file-failed")
+        #expect(failed.count == 1)
+        #expect((failed.first?["error"] as? String)?.contains("would overwrite those of talk.mkv") == true)
+        let srt = try String(contentsOf: folder.appendingPathComponent("talk.en.srt"), encoding: .utf8)
+        #expect(srt.lowercased().contains("young man"), "talk.en.srt must hold talk.mkv's words: \(srt)")
+    }
+}

@@ -48,6 +48,26 @@ import Testing
         #expect(result.cues.flatMap(\.words) == words)
     }
 
+    @Test func unspacedCJKSegmentBecomesSeveralCues() throws {
+        // Whisper returns a Chinese segment without spaces: one "word" of 60 wide characters.
+        let sentence = String(repeating: "我们今天讨论字幕的规则和阅读速度。", count: 4)
+        let word = Fixtures.word(sentence, 0, 12)
+        let later = Fixtures.word("好", 14, 14.4)
+        let result = try CueBuilder(fps: 25, language: "zh").build(words: [word, later])
+        #expect(result.cues.count >= 3, "\(result.cues.map(\.text))")
+        #expect(result.cues.allSatisfy { $0.lines.allSatisfy { TextMetrics.width($0) <= 42 } })
+        #expect(result.cues.map { $0.lines.joined() }.joined() == sentence + "好")
+        #expect(result.cues.last?.text == "好", "the rest of the file is still segmented")
+    }
+
+    @Test func aWordNoCueCanHoldGetsItsOwnCueAndTheRestStaysSegmented() throws {
+        let words = [Fixtures.word("la", 0, 9.5), Fixtures.word("and", 10, 10.3), Fixtures.word("more", 10.4, 10.8)]
+        let result = try CueBuilder(fps: 25).build(words: words)
+        #expect(result.cues.map(\.text) == ["la", "and more"])
+        #expect(result.cues.allSatisfy { $0.duration <= 7000 }, "the long word's cue is held to the profile's maximum")
+        #expect(result.violations.isEmpty)
+    }
+
     @Test func tooWideWordIsCutAndReported() throws {
         let words = [Fixtures.word("Pneumonoultramicroscopicsilicovolcanoconiosis", 0, 2)]
         let result = try CueBuilder(profile: .dcmp, fps: 25).build(words: words)

@@ -52,7 +52,12 @@ final class AudioReencoder {
     func send(_ packet: Packet?, sink: (Packet) throws -> Void) throws {
         // Corrupt audio packets are skipped: the following ones keep their own timestamps.
         _ = try decoder.send(packet)
-        while case .frame = try decoder.receive(into: decoded) {
+        drain: while true {
+            switch try decoder.receive(into: decoded) {
+            case .frame: break
+            case .corrupt: continue drain
+            case .needInput, .finished: break drain
+            }
             defer { av_frame_unref(decoded.pointer) }
             if nextPTS == nil {
                 let start = decoded.timestamp.map { av_rescale_q($0, streamTimeBase, sampleBase) } ?? 0

@@ -108,7 +108,7 @@ final class BurnSession {
                 continue
             }
             let out = try output.addStream()
-            av_dict_copy(&out.pointee.metadata, stream.pointee.metadata, 0)
+            try check(av_dict_copy(&out.pointee.metadata, stream.pointee.metadata, 0), "copying stream \(index)'s tags", path: output.path)
             out.pointee.disposition = stream.pointee.disposition
             if type == AVMEDIA_TYPE_AUDIO && holds == 0 {
                 let reencoder = try AudioReencoder(stream: stream, origin: input.startTime, globalHeader: output.wantsGlobalHeader, path: path)
@@ -205,7 +205,7 @@ final class BurnSession {
         if let microseconds = sourceTime {
             // Integer time: a frame exactly at a cue's end must not count as inside it.
             let milliseconds = microseconds >= 0 ? microseconds / 1000 : (microseconds - 999) / 1000
-            _ = try renderer.render(atMilliseconds: milliseconds) { image in
+            try renderer.render(atMilliseconds: milliseconds) { image in
                 if isDecoderFrame {
                     picture = try adapter.writableCopy(of: picture)
                     isDecoderFrame = false

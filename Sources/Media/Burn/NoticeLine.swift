@@ -1,3 +1,4 @@
+import CapforgeCore
 import Foundation
 
 /// Applies the notice policy to a script: the notice, when shown, covers every frame.
@@ -42,7 +43,7 @@ enum NoticeLine {
         }
         let format = script.eventFormat
         let values = ["layer": "1", "start": start, "end": end, "style": SubtitleScript.noticeStyle, "name": "", "effect": "",
-                      "text": escape(text)]
+                      "text": ASSText.escape(text)]
         let line = "Dialogue: " + format.map { values[$0.lowercased()] ?? "0" }.joined(separator: ",")
         script.append(line, toSection: "[Events]", accepting: ["[events]"], format: format)
     }
@@ -56,12 +57,5 @@ enum NoticeLine {
             "scalex": "100", "scaley": "100", "borderstyle": "3", "outline": scaled(6), "alignment": "8",
             "marginl": scaled(40), "marginr": scaled(40), "marginv": scaled(30), "encoding": "1",
         ]
-    }
-
-    /// Braces would open an override block and backslashes start commands; fullwidth braces and a word joiner keep them literal.
-    private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "{", with: "\u{FF5B}")
-            .replacingOccurrences(of: "}", with: "\u{FF5D}")
-            .replacingOccurrences(of: "\\", with: "\\\u{2060}")
     }
 }

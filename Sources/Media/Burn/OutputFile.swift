@@ -19,13 +19,9 @@ final class OutputFile {
         try check(avformat_alloc_output_context2(&ctx, format, nil, temporary), "preparing the output", path: path)
         guard let ctx else { throw BurnError.unsupportedOutput(path: path) }
         context = ctx
+        // Fully initialised from here: a throw still runs deinit, which frees the context.
         if format.pointee.flags & AVFMT_NOFILE == 0 {
-            do {
-                try check(avio_open(&ctx.pointee.pb, temporary, AVIO_FLAG_WRITE), "opening the output for writing", path: path)
-            } catch {
-                avformat_free_context(ctx)
-                throw error
-            }
+            try check(avio_open(&ctx.pointee.pb, temporary, AVIO_FLAG_WRITE), "opening the output for writing", path: path)
         }
     }
 
@@ -65,7 +61,7 @@ final class OutputFile {
         var options: OpaquePointer? = nil
         defer { av_dict_free(&options) }
         // Players can start an MP4 before it has downloaded only if the index comes first.
-        if isMOVFamily { av_dict_set(&options, "movflags", "+faststart", 0) }
+        if isMOVFamily { try check(av_dict_set(&options, "movflags", "+faststart", 0), "setting +faststart", path: path) }
         try check(avformat_write_header(context, &options), "writing the output header", path: path)
     }
 

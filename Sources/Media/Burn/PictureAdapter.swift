@@ -98,7 +98,11 @@ final class PictureAdapter {
         if fullRange && !ColourMatrix.isJPEGFormat(AVPixelFormat(sourceFormat)) {
             // Tagged full-range video in a non-"j" format: keep the code values' range through the conversion.
             let coefficients = sws_getCoefficients(SWS_CS_DEFAULT)
-            _ = sws_setColorspaceDetails(context, coefficients, 1, coefficients, 1, 0, 1 << 16, 1 << 16)
+            guard sws_setColorspaceDetails(context, coefficients, 1, coefficients, 1, 0, 1 << 16, 1 << 16) >= 0 else {
+                sws_freeContext(context)
+                throw MediaError.library(path: path, operation: "converting full-range video", code: shim_AVERROR(EINVAL),
+                                         message: "the scaler cannot keep full range for this format")
+            }
         }
         scaler = (context, width, height, sourceFormat)
         return context

@@ -41,16 +41,14 @@ final class SubtitleRenderer {
         ass_library_done(library)
     }
 
-    /// Renders the script at `milliseconds` and hands each image to `draw`; false when nothing is visible.
+    /// Renders the script at `milliseconds` and hands each image to `draw`.
     /// The images are only valid during the call.
-    func render(atMilliseconds milliseconds: Int64, draw: (UnsafePointer<ASS_Image>) throws -> Void) rethrows -> Bool {
+    func render(atMilliseconds milliseconds: Int64, draw: (UnsafePointer<ASS_Image>) throws -> Void) rethrows {
         var changed: Int32 = 0
         var image = ass_render_frame(renderer, track, milliseconds, &changed)
-        let anything = image != nil
         while let current = image {
             if current.pointee.w > 0 && current.pointee.h > 0 { try draw(current) }
             image = current.pointee.next
         }
-        return anything
     }
 }

@@ -72,8 +72,9 @@ public final class ChunkedTranscriber: @unchecked Sendable {
                 record: entry.record, wordsSoFar: entries.reduce(0) { $0 + $1.words.count }, resumed: resumed))
         }
         let words = entries.flatMap(\.words).sorted { ($0.start, $0.end) < ($1.start, $1.end) }
-        let used = Set(words.map(\.engine))
-        let identities = (engines.modern + engines.basic).map(\.identity).filter { used.contains($0.engine) }
+        // The engines (and models) that produced chunks, not every installed one of that name.
+        let tiersUsed = Set(entries.compactMap { $0.record.outcome == .recognised ? $0.record.tier : nil })
+        let identities = [Tier.modern, .basic].filter(tiersUsed.contains).compactMap { engines.engine($0, for: plan.language)?.identity }
         return Transcript(language: plan.language, words: words, engines: identities, chunks: entries.map(\.record), duration: audio.duration,
                           speechDetector: options.chunking ? planner.detector.name : nil)
     }
@@ -89,7 +90,8 @@ public final class ChunkedTranscriber: @unchecked Sendable {
                 var words = try engine.transcribe(clip, language: plan.language, cancellation: deadline(chunk.duration))
                 // Whisper can stop decoding at a long pause and drop everything after it: speech the
                 // detector heard after the last word is recognised again, from there to the chunk's end.
-                let lastWordEnd = words.map(\.end).max() ?? chunk.start
+                // (A chunk with no words at all is silence or noise, not a decoder that stopped.)
+                let lastWordEnd = words.map(\.end).max() ?? .infinity
                 let unheard = chunk.speech.filter { $0.start >= lastWordEnd }
                 if let first = unheard.first, unheard.reduce(0, { $0 + $1.duration }) >= 0.5 {
                     words += try engine.transcribe(audio.slice(from: first.start, to: chunk.end), language: plan.language,

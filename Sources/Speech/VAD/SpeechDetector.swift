@@ -11,12 +11,6 @@ public struct SpeechRegion: Sendable, Equatable, Hashable, Codable {
     }
 
     public var duration: Double { end - start }
-
-    /// Whether the word's middle lies in this region.
-    public func contains(_ word: Word) -> Bool {
-        let middle = (word.start + word.end) / 2
-        return middle >= start && middle < end
-    }
 }
 
 /// Finds where speech is, so only that audio reaches a recogniser.

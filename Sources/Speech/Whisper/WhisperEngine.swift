@@ -161,6 +161,8 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
                 return context.run(params, samples: samples, shouldAbort: cancellation)
             }
         }
+        // A decode that completed is kept even when the deadline passed just after it.
+        if status == 0 { return context.segments() }
         switch cancellation.reason {
         case .cancelled: throw SpeechError.cancelled
         case .deadline: throw SpeechError.timedOut(seconds: Date().timeIntervalSince(began))
