@@ -22,7 +22,9 @@ public struct BatchRunner {
     public func run(_ inputs: [BatchInput], cancellation: Cancellation, emit: @escaping (BatchEvent) -> Void) -> (results: [FileResult], interrupted: Bool) {
         let began = Date()
         let state = RunState(count: inputs.count, emit: emit)
-        let durations = inputs.map { (try? MediaProbe(path: $0.url.path))?.duration }
+        // Durations for the progress total; Ctrl-C during this first pass over a big archive
+        // stops it at once.
+        let durations = inputs.map { cancellation.isCancelled ? nil : (try? MediaProbe(path: $0.url.path))?.duration }
         state.emit(.batchStarted(files: inputs.count, audioSeconds: durations.compactMap { $0 }.reduce(0, +)))
         let background = DispatchQueue(label: "capforge.burn")
         let burning = DispatchGroup()
