@@ -2,7 +2,7 @@ import CapforgeCore
 
 enum ASSReader {
     /// Style of the whole-file quality notice Capforge adds; it is not a caption.
-    static let noticeStyle = "Notice"
+    static let noticeStyle = ASSText.noticeStyle
     static let defaultEventFormat = ["Layer", "Start", "End", "Style", "Name", "MarginL", "MarginR", "MarginV", "Effect", "Text"]
 
     static func cues(_ lines: [String]) throws -> [Cue] {

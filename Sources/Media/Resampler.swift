@@ -20,13 +20,8 @@ final class Resampler {
     init(frame: UnsafePointer<AVFrame>, path: String) throws {
         self.path = path
         var inLayout = AVChannelLayout()
-        // Layouts without a channel order (e.g. WAV without a mask) get the default for their count.
-        if frame.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
-            av_channel_layout_default(&inLayout, frame.pointee.ch_layout.nb_channels)
-        } else {
-            var source = frame.pointee.ch_layout
-            try check(av_channel_layout_copy(&inLayout, &source), "reading the channel layout", path: path)
-        }
+        var source = frame.pointee.ch_layout
+        try copyChannelLayout(&source, into: &inLayout, path: path)
         defer { av_channel_layout_uninit(&inLayout) }
         input = Self.format(of: frame)
         var outLayout = shim_channel_layout_mono()

@@ -30,11 +30,7 @@ final class AudioReencoder {
             ctx.pointee.sample_fmt = aac.pointee.sample_fmts?.pointee ?? AV_SAMPLE_FMT_FLTP
             ctx.pointee.sample_rate = rate
             ctx.pointee.time_base = AVRational(num: 1, den: rate)
-            if input.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
-                av_channel_layout_default(&ctx.pointee.ch_layout, input.pointee.ch_layout.nb_channels)
-            } else {
-                try check(av_channel_layout_copy(&ctx.pointee.ch_layout, &input.pointee.ch_layout), "reading the channel layout", path: path)
-            }
+            try copyChannelLayout(&input.pointee.ch_layout, into: &ctx.pointee.ch_layout, path: path)
         }
         guard let fifo = av_audio_fifo_alloc(encoder.context.pointee.sample_fmt, encoder.context.pointee.ch_layout.nb_channels, 4096) else {
             throw MediaError.library(path: path, operation: "buffering audio", code: shim_AVERROR(ENOMEM), message: "out of memory")
@@ -88,11 +84,7 @@ final class AudioReencoder {
 
     private func makeConverter(for frame: UnsafeMutablePointer<AVFrame>) throws -> OpaquePointer {
         var inLayout = AVChannelLayout()
-        if frame.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
-            av_channel_layout_default(&inLayout, frame.pointee.ch_layout.nb_channels)
-        } else {
-            try check(av_channel_layout_copy(&inLayout, &frame.pointee.ch_layout), "reading the channel layout", path: path)
-        }
+        try copyChannelLayout(&frame.pointee.ch_layout, into: &inLayout, path: path)
         defer { av_channel_layout_uninit(&inLayout) }
         var swr: OpaquePointer? = nil
         let out = encoder.context

@@ -1,9 +1,10 @@
+import CapforgeCore
 import Foundation
 
 /// An ASS script as lines, with just enough structure for the burn: the styles' fonts, the
 /// events' visible text, and the `Notice` events. Lines the burn does not touch pass through verbatim.
 struct SubtitleScript: Equatable {
-    static let noticeStyle = "Notice"
+    static let noticeStyle = ASSText.noticeStyle
     static let stylesSections: Set<String> = ["[v4+ styles]", "[v4 styles]"]
     static let defaultStyleFormat = ["Name", "Fontname", "Fontsize", "PrimaryColour", "SecondaryColour", "OutlineColour", "BackColour",
                                      "Bold", "Italic", "Underline", "StrikeOut", "ScaleX", "ScaleY", "Spacing", "Angle",

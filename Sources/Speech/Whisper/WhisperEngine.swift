@@ -163,14 +163,7 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
         }
         // A decode that completed is kept even when the deadline passed just after it.
         if status == 0 { return context.segments() }
-        switch cancellation.reason {
-        case .cancelled: throw SpeechError.cancelled
-        case .deadline: throw SpeechError.timedOut(seconds: Date().timeIntervalSince(began))
-        case nil: break
-        }
-        guard status == 0 else {
-            throw SpeechError.engineFailed(engine: "whisper", reason: "whisper_full failed with code \(status)")
-        }
-        return context.segments()
+        try CancellationCheck(cancellation, started: began).check()
+        throw SpeechError.engineFailed(engine: "whisper", reason: "whisper_full failed with code \(status)")
     }
 }

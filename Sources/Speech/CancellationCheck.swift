@@ -2,14 +2,15 @@ import CapforgeCore
 import Foundation
 
 /// Turns a `Cancellation` into the engine contract's errors at the points where an engine
-/// can stop. Shared by the basic-tier engines.
+/// can stop. Shared by every engine.
 struct CancellationCheck {
     let cancellation: Cancellation
     /// The deadline's length is not exposed, so a timeout reports how long the call ran.
-    private let started = Date()
+    private let started: Date
 
-    init(_ cancellation: Cancellation) {
+    init(_ cancellation: Cancellation, started: Date = Date()) {
         self.cancellation = cancellation
+        self.started = started
     }
 
     func check() throws {
