@@ -22,9 +22,10 @@ public struct BatchRunner {
     public func run(_ inputs: [BatchInput], cancellation: Cancellation, emit: @escaping (BatchEvent) -> Void) -> (results: [FileResult], interrupted: Bool) {
         let began = Date()
         let state = RunState(count: inputs.count, emit: emit)
-        // Durations for the progress total; Ctrl-C during this first pass over a big archive
-        // stops it at once.
-        let durations = inputs.map { cancellation.isCancelled ? nil : (try? MediaProbe(path: $0.url.path))?.duration }
+        // Probed once here, for the progress total and then for the pipeline (a file that fails is
+        // probed again by the pipeline, which reports why); Ctrl-C stops this first pass at once.
+        let probes = inputs.map { cancellation.isCancelled ? nil : try? MediaProbe(path: $0.url.path) }
+        let durations = probes.map { $0?.duration }
         state.emit(.batchStarted(files: inputs.count, audioSeconds: durations.compactMap { $0 }.reduce(0, +)))
         let background = DispatchQueue(label: "capforge.burn")
         let burning = DispatchGroup()
@@ -50,7 +51,7 @@ public struct BatchRunner {
             }
             let prepared: CaptionPipeline.PreparedFile
             do {
-                prepared = try pipeline.prepare(input, cancellation: cancellation, beforeInference: { burning.wait() }, emit: state.emit)
+                prepared = try pipeline.prepare(input, probe: probes[index], cancellation: cancellation, beforeInference: { burning.wait() }, emit: state.emit)
             } catch {
                 state.interrupted = true
                 break

@@ -49,14 +49,15 @@ public final class CaptionPipeline: @unchecked Sendable {
     /// extraction and recognition (the runner waits there for a previous file's burn-in: on two
     /// cores decoding must not overlap inference). Failures become a failed result; only an
     /// interruption throws.
-    public func prepare(_ input: BatchInput, cancellation: Cancellation, beforeInference: () -> Void = {},
+    /// `probe`: the input's probe when the caller already made one.
+    public func prepare(_ input: BatchInput, probe known: MediaProbe? = nil, cancellation: Cancellation, beforeInference: () -> Void = {},
                         emit: (BatchEvent) -> Void) throws -> PreparedFile {
         let began = Date()
         var result = FileResult(relativePath: input.relativePath, path: input.url.path, status: .done)
         var identity: InputIdentity?
         do {
             emit(.stage(input: input, stage: .probe, fraction: 0))
-            let probe = try MediaProbe(path: input.url.path)
+            let probe = try known ?? MediaProbe(path: input.url.path)
             let fileIdentity = try InputIdentity(of: input.url)
             identity = fileIdentity
             result.duration = probe.duration
@@ -67,7 +68,9 @@ public final class CaptionPipeline: @unchecked Sendable {
             beforeInference()
 
             emit(.stage(input: input, stage: .language, fraction: 0))
-            let (language, source) = try spokenLanguage(audio: audio, probe: probe, stream: extraction.streamIndex)
+            // One pass of the speech detector serves both language detection and chunk planning.
+            let speech = settings.transcription.chunking ? try transcriber.planner.detector.speechRegions(in: audio) : nil
+            let (language, source) = try spokenLanguage(audio: audio, probe: probe, stream: extraction.streamIndex, speech: speech)
             let plan = try resolver.resolve(language, preference: settings.tier)
             result.language = plan.language
             emit(.tierResolved(input: input, language: plan.language, source: source, plan: plan))
@@ -76,7 +79,7 @@ public final class CaptionPipeline: @unchecked Sendable {
             let journal = try TranscriptionJournal(
                 url: layout.stateFolder(for: input).appendingPathComponent("journal/\(String(SHA256.hex(of: Data(input.relativePath.utf8)).prefix(24))).jsonl"),
                 key: "\(settingsKey)-\(fileIdentity.headTailSHA256)-\(fileIdentity.size)-\(plan.language)-\(plan.mode.rawValue)")
-            let transcript = try transcriber.transcribe(audio, plan: plan, journal: journal, cancellation: cancellation) { progress in
+            let transcript = try transcriber.transcribe(audio, plan: plan, speech: speech, journal: journal, cancellation: cancellation) { progress in
                 emit(.chunk(input: input, progress: progress))
             }
 
@@ -187,11 +190,11 @@ public final class CaptionPipeline: @unchecked Sendable {
 
     /// The language to recognise: as requested, else the stream's tag, else Whisper's vote over
     /// three windows of speech, else English.
-    private func spokenLanguage(audio: MonoAudio, probe: MediaProbe, stream: Int) throws -> (String, BatchEvent.LanguageSource) {
+    private func spokenLanguage(audio: MonoAudio, probe: MediaProbe, stream: Int, speech: [SpeechRegion]?) throws -> (String, BatchEvent.LanguageSource) {
         if settings.language != "auto" { return (settings.language, .requested) }
         if let tag = probe.audioStreams.first(where: { $0.index == stream })?.language { return (tag, .streamTag) }
         if let detector = engines.modern.first(where: { $0.supportedLanguages.count > 1 }) as? LanguageDetector {
-            let windows = LanguageVote.windows(of: audio, regions: try transcriber.planner.detector.speechRegions(in: audio))
+            let windows = LanguageVote.windows(of: audio, regions: try speech ?? transcriber.planner.detector.speechRegions(in: audio))
             let guesses = try windows.compactMap { try detector.detectLanguage($0) }
             if let winner = LanguageVote.winner(guesses), (try? resolver.resolve(winner.code)) != nil {
                 return (winner.code, .detected)

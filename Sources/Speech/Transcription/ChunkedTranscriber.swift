@@ -43,11 +43,13 @@ public final class ChunkedTranscriber: @unchecked Sendable {
         self.options = options
     }
 
+    /// `speech`: the detector's regions when the caller already has them (they are computed once
+    /// per file, and language detection needs them too).
     public func transcribe(
-        _ audio: MonoAudio, plan: TierPlan, journal: TranscriptionJournal? = nil,
+        _ audio: MonoAudio, plan: TierPlan, speech: [SpeechRegion]? = nil, journal: TranscriptionJournal? = nil,
         cancellation: Cancellation = Cancellation(), progress: (ChunkProgress) -> Void = { _ in }
     ) throws -> Transcript {
-        let chunks = options.chunking ? try planner.plan(audio)
+        let chunks = options.chunking ? try planner.plan(regions: speech ?? planner.detector.speechRegions(in: audio))
             : [PlannedChunk(index: 0, start: audio.startTime, end: audio.endTime, keepFrom: nil, keepUntil: nil)]
         let total = chunks.reduce(0) { $0 + $1.duration }
         let previous = journal?.finished ?? [:]
