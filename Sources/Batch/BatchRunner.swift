@@ -12,11 +12,14 @@ public struct BatchRunner {
     public let pipeline: CaptionPipeline
     public var force = false
     public var jobs = 1
+    /// Replace existing regular files Capforge did not write (`--overwrite`).
+    public var overwrite = false
 
-    public init(pipeline: CaptionPipeline, force: Bool = false, jobs: Int = 1) {
+    public init(pipeline: CaptionPipeline, force: Bool = false, jobs: Int = 1, overwrite: Bool = false) {
         self.pipeline = pipeline
         self.force = force
         self.jobs = max(1, jobs)
+        self.overwrite = overwrite
     }
 
     public func run(_ inputs: [BatchInput], cancellation: Cancellation, emit: @escaping (BatchEvent) -> Void) -> (results: [FileResult], interrupted: Bool) {
@@ -32,6 +35,8 @@ public struct BatchRunner {
         // Output names drop the extension, so talk.mp4 and talk.wav (or x.mp4 under two folders
         // given with --out) would write the same files: the first keeps the name, the others fail.
         var claimed: [String: String] = [:]
+        let protected = Set(inputs.compactMap { FileID(path: $0.url.path) })
+        var swept = Set<URL>()
         for (index, input) in inputs.enumerated() {
             if cancellation.isCancelled || state.interrupted { state.interrupted = true; break }
             state.emit(.fileStarted(index: index, total: inputs.count, input: input, duration: durations[index]))
@@ -49,9 +54,12 @@ public struct BatchRunner {
                 state.finish(index, previous, stateFolder: nil)
                 continue
             }
+            let folder = pipeline.layout.folder(for: input)
+            if swept.insert(folder).inserted { AtomicFile.removeStaleTemporaries(in: folder) }
             let prepared: CaptionPipeline.PreparedFile
             do {
-                prepared = try pipeline.prepare(input, probe: probes[index], cancellation: cancellation, beforeInference: { burning.wait() }, emit: state.emit)
+                prepared = try pipeline.prepare(input, probe: probes[index], policy: pipeline.outputPolicy(for: input, protecting: protected, overwrite: overwrite),
+                                                cancellation: cancellation, beforeInference: { burning.wait() }, emit: state.emit)
             } catch {
                 state.interrupted = true
                 break

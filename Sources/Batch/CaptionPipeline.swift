@@ -35,6 +35,12 @@ public final class CaptionPipeline: @unchecked Sendable {
         return manifest.entry(for: input.relativePath)?.result
     }
 
+    /// What an input's outputs may replace: never an input of the batch or a special file, and a
+    /// regular file only when this tree's ledger (or the user's) says Capforge wrote it, or with `overwrite`.
+    public func outputPolicy(for input: BatchInput, protecting inputs: Set<FileID>, overwrite: Bool) -> OutputPolicy {
+        OutputPolicy(protectedFiles: inputs, ledgers: [OutputLedger(stateFolder: layout.stateFolder(for: input)), .user()], overwrite: overwrite)
+    }
+
     /// A file whose subtitles are written; what remains is the burn-in (if asked) and the
     /// manifest entry. Split so the runner can overlap one file's burn-in with the next's extraction.
     public struct PreparedFile: @unchecked Sendable {
@@ -50,8 +56,9 @@ public final class CaptionPipeline: @unchecked Sendable {
     /// cores decoding must not overlap inference). Failures become a failed result; only an
     /// interruption throws.
     /// `probe`: the input's probe when the caller already made one.
-    public func prepare(_ input: BatchInput, probe known: MediaProbe? = nil, cancellation: Cancellation, beforeInference: () -> Void = {},
-                        emit: (BatchEvent) -> Void) throws -> PreparedFile {
+    /// `policy`: what the outputs may replace (`outputPolicy(for:protecting:overwrite:)`).
+    public func prepare(_ input: BatchInput, probe known: MediaProbe? = nil, policy: OutputPolicy, cancellation: Cancellation,
+                        beforeInference: () -> Void = {}, emit: (BatchEvent) -> Void) throws -> PreparedFile {
         let began = Date()
         var result = FileResult(relativePath: input.relativePath, path: input.url.path, status: .done)
         var identity: InputIdentity?
@@ -75,6 +82,12 @@ public final class CaptionPipeline: @unchecked Sendable {
             result.language = plan.language
             emit(.tierResolved(input: input, language: plan.language, source: source, plan: plan))
 
+            // Refused outputs (a hand-made file, an input, a device) fail the file before the long part.
+            for format in settings.formats {
+                _ = try policy.destination(for: layout.subtitle(for: input, language: plan.language, format: format))
+            }
+            if settings.burn != nil, probe.video != nil { _ = try policy.destination(for: layout.burned(for: input)) }
+
             emit(.stage(input: input, stage: .transcribe, fraction: 0))
             let journal = try TranscriptionJournal(
                 url: layout.stateFolder(for: input).appendingPathComponent("journal/\(String(SHA256.hex(of: Data(input.relativePath.utf8)).prefix(24))).jsonl"),
@@ -94,9 +107,6 @@ public final class CaptionPipeline: @unchecked Sendable {
                                 noticeText: settings.noticeText ?? QualityNotice.text(for: plan.language))
             for format in settings.formats {
                 let url = layout.subtitle(for: input, language: plan.language, format: format)
-                guard url.standardizedFileURL != input.url.standardizedFileURL else {
-                    throw BatchError.wouldOverwriteSource(url.path)
-                }
                 let writer: any SubtitleWriter
                 switch format {
                 case .srt: writer = SRTWriter(cues: built.cues)
@@ -106,7 +116,7 @@ public final class CaptionPipeline: @unchecked Sendable {
                     let captionSettings = CaptionSettings(profile: settings.profile, framesPerSecond: probe.video?.frameRate, style: settings.style)
                     writer = JSONWriter(transcript: transcript, cues: built.cues, settings: captionSettings, quality: quality)
                 }
-                try writer.write(to: url)
+                try writer.write(to: url, policy: policy)
                 result.outputs.append(url.path)
             }
             journal.discard()
@@ -129,7 +139,8 @@ public final class CaptionPipeline: @unchecked Sendable {
             var burn: BurnIn?
             if let options = settings.burn, probe.video != nil {
                 burn = BurnIn(input: input.url.path, output: layout.burned(for: input).path, assScript: ass.render(),
-                              options: options.burnOptions(noticeText: settings.noticeText ?? QualityNotice.text(for: plan.language)))
+                              options: options.burnOptions(noticeText: settings.noticeText ?? QualityNotice.text(for: plan.language)),
+                              outputPolicy: policy)
             } else if settings.burn != nil {
                 result.warnings.append("no video stream: nothing to burn captions into")
             }
@@ -206,12 +217,6 @@ public final class CaptionPipeline: @unchecked Sendable {
 
 public enum BatchError: Error, CustomStringConvertible, Equatable {
     case interrupted
-    case wouldOverwriteSource(String)
 
-    public var description: String {
-        switch self {
-        case .interrupted: return "interrupted"
-        case .wouldOverwriteSource(let path): return "refusing to overwrite the source file \(path)"
-        }
-    }
+    public var description: String { "interrupted" }
 }

@@ -67,7 +67,7 @@ public struct Manifest: Sendable {
     public func record(_ entry: ManifestEntry) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try AtomicFile.write(try encoder.encode(entry), to: url(for: entry.relativePath))
+        try AtomicFile.write(try encoder.encode(entry), to: url(for: entry.relativePath), policy: .capforgeState)
     }
 
     /// True when the input is done with these settings and every output still exists.

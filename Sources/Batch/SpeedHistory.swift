@@ -23,7 +23,7 @@ public struct SpeedHistory: Codable, Sendable {
     }
 
     public func save(stateFolder: URL) throws {
-        try AtomicFile.write(try JSONEncoder().encode(self), to: Self.url(stateFolder: stateFolder))
+        try AtomicFile.write(try JSONEncoder().encode(self), to: Self.url(stateFolder: stateFolder), policy: .capforgeState)
     }
 
     /// Work seconds per media second for a tier; (value, measured here?).

@@ -8,8 +8,8 @@ public protocol SubtitleWriter {
 }
 
 extension SubtitleWriter {
-    public func write(to url: URL) throws {
-        try AtomicFile.write(render(), to: url)
+    public func write(to url: URL, policy: OutputPolicy) throws {
+        try AtomicFile.write(render(), to: url, policy: policy)
     }
 }
 

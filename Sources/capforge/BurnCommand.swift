@@ -14,6 +14,7 @@ let burnCommand = Subcommand(
             Option("lang", value: "CODE", help: "which of Capforge's caption files to use when there are several languages"),
             Option("out", short: "o", value: "OUT", help: "output video (default <name>.captioned.mp4 beside the input; .mkv also works)"),
             Option("style", value: "NAME", help: "ASS style for SRT/WebVTT input: default, large, top"),
+            overwriteOption,
             Option("verbose", short: "v", help: "show library warnings"),
         ] + burnOptions,
         positionals: 1...1)
@@ -38,15 +39,22 @@ let burnCommand = Subcommand(
     }
     let output = args.value("out").map { URL(fileURLWithPath: $0).standardizedFileURL }
         ?? video.deletingLastPathComponent().appendingPathComponent(video.deletingPathExtension().lastPathComponent + InputScanner.burnedMarker + "mp4")
-    guard output != video else { throw BatchError.wouldOverwriteSource(video.path) }
+    let policy = namedOutputPolicy(output, args: args).protecting([video.path, subtitles.path])
     let settings = try burnSettings(args)
     let options = settings.burnOptions(noticeText: args.value("notice-text") ?? QualityNotice.text(for: language))
     let cancellation = Cancellation()
     Interrupts.install(cancellation)
     let interactive = isatty(STDERR_FILENO) == 1
-    let report = try BurnIn(input: video.path, output: output.path, assScript: script, options: options).run(cancellation: cancellation) { progress in
-        guard interactive else { return }
-        FileHandle.standardError.write(Data(String(format: "\r\u{1B}[2Kburning: %3.0f%%  %.0f fps", progress.fraction * 100, progress.framesPerSecond).utf8))
+    let report: BurnReport
+    do {
+        let burn = BurnIn(input: video.path, output: output.path, assScript: script, options: options, outputPolicy: policy)
+        report = try burn.run(cancellation: cancellation) { progress in
+            guard interactive else { return }
+            FileHandle.standardError.write(Data(String(format: "\r\u{1B}[2Kburning: %3.0f%%  %.0f fps", progress.fraction * 100, progress.framesPerSecond).utf8))
+        }
+    } catch MediaError.cancelled {
+        printError("capforge burn: interrupted; \(output.path) was not written")
+        return Interrupts.exitCode
     }
     if interactive { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
     for warning in report.warnings { printError("capforge burn: warning: \(warning)") }

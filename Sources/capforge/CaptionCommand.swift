@@ -13,6 +13,7 @@ private let batchOptions: [Option] = [
     Option("style", value: "NAME", help: "ASS style from Styles/: default, large, top"),
     Option("out", value: "DIR", help: "write outputs under DIR, mirroring the input folders (default: next to each video)"),
     Option("force", help: "redo files whose outputs are current"),
+    overwriteOption,
     Option("dry-run", help: "list files with their language, tier and estimated time; transcribe nothing"),
     Option("shard", value: "I/N", help: "process only shard I of N (stable by relative path)"),
     Option("json", help: "newline-delimited JSON events on standard output"),
@@ -106,7 +107,9 @@ func loadEngines(_ args: ParsedArguments, settings: BatchSettings) throws -> Tie
         WhisperLibrary.setLogHandler(nil)
     }
     let options = WhisperOptions(preciseTiming: settings.preciseTiming, initialPrompt: settings.glossary.prompt)
-    return try InstalledEngines.discover(store: ModelStore(), whisperModel: args.value("model").map { URL(fileURLWithPath: $0) }, whisperOptions: options)
+    let engines = try InstalledEngines.discover(store: ModelStore(), whisperModel: args.value("model").map { URL(fileURLWithPath: $0) }, whisperOptions: options)
+    for problem in engines.ignoredModels { printError("capforge: warning: \(problem)") }
+    return engines
 }
 
 private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) throws -> Int32 {
@@ -143,18 +146,20 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
         guard let n = Int(text), n >= 1 else { throw UsageError.invalidValue(option: "jobs", value: text, reason: "a count of 1 or more") }
         return n
     } ?? 1
-    let runner = BatchRunner(pipeline: pipeline, force: args.flag("force"), jobs: jobs)
+    let runner = BatchRunner(pipeline: pipeline, force: args.flag("force"), jobs: jobs, overwrite: args.flag("overwrite"))
     let (results, interrupted) = runner.run(inputs, cancellation: cancellation) { event in
         if !quiet || args.flag("json") { reporter.handle(event) }
     }
     let seconds = results.reduce(0) { $0 + $1.seconds }
     if !args.flag("json") {
         print(Summary.table(results, interrupted: interrupted, seconds: seconds))
+        for problem in engines.ignoredModels { print("warning: \(problem)") }
     }
     if let report = args.value("report") {
-        try AtomicFile.write(HTMLReport.render(results), to: URL(fileURLWithPath: report))
+        let url = URL(fileURLWithPath: report)
+        try AtomicFile.write(HTMLReport.render(results), to: url, policy: namedOutputPolicy(url, args: args).protecting(inputs.map(\.url.path)))
     }
-    if interrupted { return ExitCode.interrupted }
+    if interrupted { return Interrupts.exitCode }
     return results.contains { $0.status == .failed } || !problems.isEmpty ? ExitCode.failure : ExitCode.success
 }
 
@@ -172,4 +177,12 @@ func burnSettings(_ args: ParsedArguments) throws -> BurnSettings {
     if let codec = args.value("codec") { burn.codec = codec }
     burn.allowMissingGlyphs = args.flag("allow-missing-glyphs")
     return burn
+}
+
+let overwriteOption = Option("overwrite", help: "replace existing files Capforge did not write (never an input, a device or a FIFO)")
+
+/// For a path the user named (`-o`, `--report`): the user's ledger and those of the batch trees
+/// above it say which existing files Capforge wrote; a device or FIFO there is written into.
+func namedOutputPolicy(_ url: URL, args: ParsedArguments) -> OutputPolicy {
+    OutputPolicy(ledgers: OutputLedger.lookup(for: url), overwrite: args.flag("overwrite"), streamsToSpecialFiles: true)
 }

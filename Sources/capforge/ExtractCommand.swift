@@ -11,6 +11,7 @@ let extractCommand = Subcommand(
             Option("output", short: "o", value: "OUT", help: "where to write the raw samples ('-' for standard output)"),
             Option("stream", value: "N", help: "audio stream index (see 'capforge probe')"),
             Option("lang", value: "CODE", help: "pick the audio stream tagged with this language (en, eng, English...)"),
+            overwriteOption,
             Option("verbose", short: "v", help: "show library warnings"),
         ],
         positionals: 1...1)
@@ -18,7 +19,7 @@ let extractCommand = Subcommand(
     guard let output = args.value("output") else { throw UsageError.missingValue("output") }
     let selection = try audioSelection(args)
     let path = args.positionals[0]
-    let sink = try RawSampleWriter(path: output)
+    let sink = try RawSampleWriter(path: output, policy: namedOutputPolicy(URL(fileURLWithPath: output), args: args).protecting([path]))
     let report = try AudioExtractor(path: path, selection: selection).extract { try sink.write($0) }
     try sink.finish()
     for warning in report.warnings { printError("capforge extract: \(path): warning: \(warning)") }
@@ -45,8 +46,8 @@ final class RawSampleWriter {
     private let file: AtomicFileWriter?
     private var buffer = Data()
 
-    init(path: String) throws {
-        file = path == "-" ? nil : try AtomicFileWriter(URL(fileURLWithPath: path))
+    init(path: String, policy: OutputPolicy) throws {
+        file = path == "-" ? nil : try AtomicFileWriter(URL(fileURLWithPath: path), policy: policy)
     }
 
     func write(_ samples: ArraySlice<Float>) throws {

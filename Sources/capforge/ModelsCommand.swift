@@ -18,11 +18,11 @@ let modelsCommand = Subcommand(
         let vosk = VoskModelCatalog.discover(in: store.directory)
         let pocketSphinx = PocketSphinxModel.debianEnglish
         if args.flag("json") {
-            struct Row: Encodable { var engine, name, path: String; var size: Int64?; var englishOnly: Bool?; var languages: [String]; var sha256: String? }
-            var rows = whisper.map { Row(engine: $0.engine, name: $0.name, path: $0.url.path, size: $0.sizeBytes, englishOnly: $0.isEnglishOnly, languages: $0.languages, sha256: $0.sha256) }
-            rows += vosk.map { Row(engine: "vosk", name: $0.name, path: $0.directory.path, size: nil, englishOnly: nil, languages: [$0.language], sha256: nil) }
+            struct Row: Encodable { var engine, name, path: String; var size: Int64?; var englishOnly: Bool?; var languages: [String]; var sha256: String?; var problem: String? }
+            var rows = whisper.map { Row(engine: $0.engine, name: $0.name, path: $0.url.path, size: $0.sizeBytes, englishOnly: $0.isEnglishOnly, languages: $0.languages, sha256: $0.sha256, problem: $0.problem) }
+            rows += vosk.map { Row(engine: "vosk", name: $0.name, path: $0.directory.path, size: nil, englishOnly: nil, languages: [$0.language], sha256: nil, problem: nil) }
             if pocketSphinx.isInstalled {
-                rows.append(Row(engine: "pocketsphinx", name: pocketSphinx.name, path: pocketSphinx.acousticModel.deletingLastPathComponent().path, size: nil, englishOnly: true, languages: ["en"], sha256: nil))
+                rows.append(Row(engine: "pocketsphinx", name: pocketSphinx.name, path: pocketSphinx.acousticModel.deletingLastPathComponent().path, size: nil, englishOnly: true, languages: ["en"], sha256: nil, problem: nil))
             }
             print(try jsonString(rows))
             return ExitCode.success
@@ -30,6 +30,10 @@ let modelsCommand = Subcommand(
         print("models directory: \(store.directory.path)")
         if whisper.isEmpty { print("  no Whisper model: import one with 'capforge models import DIR'") }
         for m in whisper {
+            if let problem = m.problem {
+                print("  whisper  \(m.name)  \(m.url.lastPathComponent)  BROKEN, ignored: \(problem)")
+                continue
+            }
             let kind = m.isEnglishOnly ? "English-only" : "multilingual (\(m.languages.count) languages)"
             print("  whisper  \(m.name)  \(m.url.lastPathComponent)  \(String(format: "%.1f MB", Double(m.sizeBytes) / 1e6))  \(kind)  sha256 \(m.sha256 ?? "-")")
         }

@@ -6,8 +6,6 @@ enum ExitCode {
     static let success: Int32 = 0
     static let failure: Int32 = 1
     static let usage: Int32 = 2
-    /// A run stopped by SIGINT, as shells report it.
-    static let interrupted: Int32 = 130
     /// Extraction finished but the media was truncated: results exist but are partial.
     static let partial: Int32 = 3
 }

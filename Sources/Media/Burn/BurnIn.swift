@@ -8,12 +8,18 @@ public struct BurnIn {
     public let output: String
     public let assScript: String
     public let options: BurnOptions
+    /// What may be replaced at `output`; the input is always protected, and a video is never
+    /// streamed into a device or FIFO (the muxer seeks).
+    public let outputPolicy: OutputPolicy
 
-    public init(input: String, output: String, assScript: String, options: BurnOptions = BurnOptions()) {
+    public init(input: String, output: String, assScript: String, options: BurnOptions = BurnOptions(), outputPolicy: OutputPolicy) {
         self.input = input
         self.output = output
         self.assScript = assScript
         self.options = options
+        var policy = outputPolicy.protecting([input])
+        policy.streamsToSpecialFiles = false
+        self.outputPolicy = policy
     }
 
     /// The script that will be rendered: the notice policy applied.
@@ -37,7 +43,7 @@ public struct BurnIn {
     /// Throws `MediaError.cancelled` when cancelled; the output path is then left untouched.
     public func run(cancellation: Cancellation? = nil, progress: (BurnProgress) -> Void = { _ in }) throws -> BurnReport {
         let fontWarnings = try checkFonts()
-        let session = try BurnSession(input: input, output: output, script: preparedScript.text, options: options)
+        let session = try BurnSession(input: input, output: output, script: preparedScript.text, options: options, outputPolicy: outputPolicy)
         var report = try session.run(cancellation: cancellation, progress: progress)
         report.warnings = fontWarnings + report.warnings
         return report

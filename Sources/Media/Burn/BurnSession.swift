@@ -34,7 +34,7 @@ final class BurnSession {
     private var lastFrameTime: Double?
     private var lastEncodedPTS: Int64?
 
-    init(input inputPath: String, output outputPath: String, script: String, options: BurnOptions) throws {
+    init(input inputPath: String, output outputPath: String, script: String, options: BurnOptions, outputPolicy: OutputPolicy) throws {
         path = inputPath
         let input = try InputFile(path: inputPath)
         self.input = input
@@ -61,7 +61,7 @@ final class BurnSession {
         var aspect = av_guess_sample_aspect_ratio(input.context, video, nil)
         if aspect.num > 0 && aspect.den > 0 && (rotation == 90 || rotation == 270) { aspect = av_inv_q(aspect) }
 
-        output = try OutputFile(path: outputPath)
+        output = try OutputFile(path: outputPath, policy: outputPolicy)
         var ignored: [String] = []
         let adapter = self.adapter
         encoder = try Encoder(codec: codec, path: outputPath, globalHeader: output.wantsGlobalHeader) { ctx in

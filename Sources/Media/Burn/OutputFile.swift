@@ -9,12 +9,12 @@ final class OutputFile {
     let path: String
     private let writer: AtomicFileWriter
 
-    init(path: String) throws {
+    init(path: String, policy: OutputPolicy) throws {
         self.path = path
         // The format comes from the final name: the temporary's suffix means nothing to FFmpeg.
         guard let format = av_guess_format(nil, path, nil) else { throw BurnError.unsupportedOutput(path: path) }
-        writer = try AtomicFileWriter(URL(fileURLWithPath: path))
-        let temporary = writer.temporaryURL.path
+        writer = try AtomicFileWriter(URL(fileURLWithPath: path), policy: policy)
+        guard let temporary = writer.temporaryURL?.path else { throw BurnError.unsupportedOutput(path: path) }
         var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
         try check(avformat_alloc_output_context2(&ctx, format, nil, temporary), "preparing the output", path: path)
         guard let ctx else { throw BurnError.unsupportedOutput(path: path) }

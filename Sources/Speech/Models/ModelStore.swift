@@ -13,6 +13,8 @@ public struct InstalledModel: Sendable, Equatable {
     public var languages: [String]
     /// Hex SHA-256 of the file; nil when listed without digests (hashing reads the whole file).
     public var sha256: String?
+    /// Why the file cannot be used (truncated, corrupt, a header that lies); nil when it can.
+    public var problem: String?
 }
 
 /// The folder holding imported models: `$CAPFORGE_MODELS`, else `$XDG_DATA_HOME/capforge/models`,
@@ -47,7 +49,8 @@ public struct ModelStore: Sendable {
         directory.appendingPathComponent("ggml-\(name).bin")
     }
 
-    /// Every ggml Whisper model in the directory, by name; other files are ignored.
+    /// Every ggml Whisper model in the directory, by name, the broken ones with their problem;
+    /// other files are ignored.
     public func list(digests: Bool = true) throws -> [InstalledModel] {
         guard FileManager.default.fileExists(atPath: directory.path) else { return [] }
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
@@ -58,14 +61,12 @@ public struct ModelStore: Sendable {
     }
 
     /// The facts of one ggml Whisper model anywhere (`--model PATH`).
+    /// The facts of one ggml Whisper model anywhere (`--model PATH`); a broken one is an error.
     public func describe(modelAt url: URL, digest: Bool = true) throws -> InstalledModel {
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw SpeechError.modelMissing(path: url.path, hint: "import one with `capforge models import DIR` or check --model")
-        }
-        guard let model = try describe(url, digest: digest) else {
+        guard let hparams = try WhisperModelFile.validated(at: url) else {
             throw SpeechError.modelInvalid(path: url.path, reason: "it is not a ggml Whisper model")
         }
-        return model
+        return try Self.model(at: url, hparams: hparams, digest: digest)
     }
 
     /// Converts the CTranslate2 Whisper model in `source` into `ggml-<name>.bin` here, replacing
@@ -77,18 +78,26 @@ public struct ModelStore: Sendable {
             throw ModelImportError.unsupported(path: source.path, reason: "'\(name)' is not a usable model name")
         }
         let target = url(forModelNamed: name)
-        try AtomicFile.write(try CT2WhisperConverter.convert(directory: source), to: target)
-        guard let model = try describe(target, digest: digest) else {
-            throw ModelImportError.malformed(path: target.path, reason: "the converted file has no ggml header")
-        }
-        return model
+        try AtomicFile.write(try CT2WhisperConverter.convert(directory: source), to: target, policy: .capforgeState)
+        return try describe(modelAt: target, digest: digest)
     }
 
+    /// A model file of the directory: described, listed as broken, or nil when it is no Whisper model.
     private func describe(_ url: URL, digest: Bool) throws -> InstalledModel? {
-        guard let hparams = try? WhisperModelFile.hyperparameters(at: url) else { return nil }
+        do {
+            guard let hparams = try WhisperModelFile.validated(at: url) else { return nil }
+            return try Self.model(at: url, hparams: hparams, digest: digest)
+        } catch SpeechError.modelInvalid(_, let reason) {
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
+            return InstalledModel(engine: "whisper", name: Self.modelName(ofFile: url.lastPathComponent), url: url, sizeBytes: size,
+                                  isEnglishOnly: false, languages: [], sha256: nil, problem: reason)
+        }
+    }
+
+    private static func model(at url: URL, hparams: WhisperHyperparameters, digest: Bool) throws -> InstalledModel {
         let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
         return InstalledModel(
-            engine: "whisper", name: Self.modelName(ofFile: url.lastPathComponent), url: url, sizeBytes: size,
+            engine: "whisper", name: modelName(ofFile: url.lastPathComponent), url: url, sizeBytes: size,
             isEnglishOnly: !hparams.isMultilingual,
             languages: hparams.isMultilingual ? WhisperLanguages.supported(byVocabularySize: hparams.vocabularySize) : ["en"],
             sha256: digest ? try Self.digest(of: url, size: size) : nil)
@@ -106,7 +115,7 @@ public struct ModelStore: Sendable {
         }
         let digest = try SHA256.hex(ofFile: url)
         // A read-only models directory still works; it just hashes every time.
-        try? AtomicFile.write("\(digest) \(stamp)", to: sidecar)
+        try? AtomicFile.write("\(digest) \(stamp)", to: sidecar, policy: .capforgeState)
         return digest
     }
 }

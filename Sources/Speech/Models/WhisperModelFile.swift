@@ -1,14 +1,204 @@
 import Foundation
 
-/// Reads what `models list` shows from a ggml Whisper file without loading it.
+/// Checks a ggml Whisper model completely before libwhisper sees it. libwhisper sizes its
+/// allocations from the header and the section counts it reads, and aborts the process (or
+/// grows without bound) when they lie; here every count is bounded, every section must fit in
+/// the file, and every tensor must be the one the header implies, in name and size.
 enum WhisperModelFile {
-    static func hyperparameters(at url: URL) throws -> WhisperHyperparameters {
-        let handle = try FileHandle(forReadingFrom: url)
-        defer { try? handle.close() }
-        let header = try handle.read(upToCount: WhisperHyperparameters.byteCount) ?? Data()
-        guard let hparams = WhisperHyperparameters(header: header) else {
-            throw ModelImportError.malformed(path: url.path, reason: "no ggml Whisper header")
+    /// The hyper-parameters of a model that passed every check; nil for a ggml file of another
+    /// kind (the Silero VAD model sits beside the Whisper models).
+    static func validated(at url: URL) throws -> WhisperHyperparameters? {
+        let reader = try ModelReader(url)
+        func broken(_ reason: String) -> SpeechError { .modelInvalid(path: url.path, reason: reason) }
+
+        // A file too short for the magic is no ggml file at all, not a truncated one.
+        guard (try? reader.int32("the header")) == Int(Int32(bitPattern: WhisperHyperparameters.magic)) else {
+            throw broken("it is not a ggml Whisper model")
+        }
+        let header = withUnsafeBytes(of: WhisperHyperparameters.magic.littleEndian, { Data($0) })
+            + (try reader.bytes(WhisperHyperparameters.byteCount - 4, "the header"))
+        guard let hparams = WhisperHyperparameters(header: header) else { return nil }
+        if let problem = hparams.implausibility { throw broken("its header is implausible (\(problem))") }
+
+        let melCount = try reader.int32("the mel filter count")
+        let fftBins = try reader.int32("the mel filter size")
+        guard melCount == hparams.melCount, (1...1024).contains(fftBins) else {
+            throw broken("its mel filters (\(melCount)×\(fftBins)) do not match its header (\(hparams.melCount) mel bands)")
+        }
+        try reader.skip(melCount * fftBins * 4, "the mel filters")
+
+        let tokenCount = try reader.int32("the vocabulary size")
+        guard (1...hparams.vocabularySize).contains(tokenCount) else {
+            throw broken("its vocabulary has \(tokenCount) tokens, the header says \(hparams.vocabularySize)")
+        }
+        for _ in 0..<tokenCount {
+            let length = try reader.int32("a vocabulary token")
+            guard (0...1024).contains(length) else { throw broken("a vocabulary token claims \(length) bytes") }
+            try reader.skip(length, "the vocabulary")
+        }
+
+        let expected = Dictionary(uniqueKeysWithValues: tensorPlans(encoderLayers: hparams.audioLayers, decoderLayers: hparams.textLayers)
+            .map { ($0.name, hparams.elementCount(ofTensor: $0.name)) })
+        var seen = Set<String>()
+        while !reader.atEnd {
+            let dimensions = try reader.int32("a tensor header")
+            let nameLength = try reader.int32("a tensor header")
+            let rawType = try reader.int32("a tensor header")
+            guard (1...4).contains(dimensions), (1...128).contains(nameLength) else {
+                throw broken("a tensor header is corrupt (\(dimensions) dimensions, \(nameLength)-byte name)")
+            }
+            var elements = 1
+            for _ in 0..<dimensions {
+                let extent = try reader.int32("a tensor shape")
+                guard extent > 0 else { throw broken("a tensor has a dimension of \(extent)") }
+                let (product, overflow) = elements.multipliedReportingOverflow(by: extent)
+                guard !overflow else { throw broken("a tensor's shape overflows") }
+                elements = product
+            }
+            let name = String(decoding: try reader.bytes(nameLength, "a tensor name"), as: UTF8.self)
+            guard let wanted = expected[name] else { throw broken("it has an unexpected tensor '\(name)'") }
+            guard elements == wanted else { throw broken("tensor '\(name)' has \(elements) values, its header implies \(wanted)") }
+            guard seen.insert(name).inserted else { throw broken("tensor '\(name)' appears twice") }
+            guard let type = GGMLStorageType(rawValue: rawType), elements % type.blockElements == 0 else {
+                throw broken("tensor '\(name)' has an unknown or misaligned element type \(rawType)")
+            }
+            try reader.skip(elements / type.blockElements * type.blockBytes, "tensor '\(name)'")
+        }
+        if let missing = expected.keys.sorted().first(where: { !seen.contains($0) }) {
+            throw broken("it is incomplete: tensor '\(missing)' is missing (\(expected.count - seen.count) of \(expected.count) absent)")
         }
         return hparams
+    }
+}
+
+extension WhisperHyperparameters {
+    /// Why no real Whisper model could have this header, or nil. The bounds enclose every
+    /// published Whisper size (tiny to large-v3, distil) with room to spare.
+    var implausibility: String? {
+        let checks: [(String, Int, ClosedRange<Int>)] = [
+            ("n_vocab", vocabularySize, Self.englishOnlyVocabularySize...52_000),
+            ("n_audio_ctx", audioContext, 1...1500), ("n_audio_state", audioState, 64...2048),
+            ("n_audio_head", audioHeads, 1...64), ("n_audio_layer", audioLayers, 1...64),
+            ("n_text_ctx", textContext, 1...1024), ("n_text_state", textState, 64...2048),
+            ("n_text_head", textHeads, 1...64), ("n_text_layer", textLayers, 1...64),
+            ("n_mels", melCount, 1...256), ("ftype", fileType % 1000, 0...15),
+        ]
+        if let (name, value, range) = checks.first(where: { !$0.2.contains($0.1) }) {
+            return "\(name) = \(value), expected \(range.lowerBound)–\(range.upperBound)"
+        }
+        if audioState % audioHeads != 0 || textState % textHeads != 0 { return "the state size is not a multiple of the head count" }
+        return nil
+    }
+
+    /// How many values the tensor called `name` has in a model with this header (whisper.cpp's layout).
+    func elementCount(ofTensor name: String) -> Int {
+        let encoder = name.hasPrefix("encoder.")
+        let state = encoder ? audioState : textState
+        switch name {
+        case "encoder.positional_embedding": return audioContext * audioState
+        case "encoder.conv1.weight": return 3 * melCount * audioState
+        case "encoder.conv2.weight": return 3 * audioState * audioState
+        case "decoder.positional_embedding": return textContext * textState
+        case "decoder.token_embedding.weight": return vocabularySize * textState
+        default:
+            if name.hasSuffix("mlp.0.weight") || name.hasSuffix("mlp.2.weight") { return 4 * state * state }
+            if name.hasSuffix("mlp.0.bias") { return 4 * state }
+            if name.hasSuffix(".weight") && (name.contains(".attn.") || name.contains(".cross_attn.")) { return state * state }
+            return state
+        }
+    }
+}
+
+/// The element encodings a ggml Whisper file may use, with their block sizes.
+enum GGMLStorageType: Int {
+    case f32 = 0, f16 = 1, q4_0 = 2, q4_1 = 3, q5_0 = 6, q5_1 = 7, q8_0 = 8
+    case q2_k = 10, q3_k = 11, q4_k = 12, q5_k = 13, q6_k = 14
+
+    var blockElements: Int {
+        switch self {
+        case .f32, .f16: return 1
+        case .q4_0, .q4_1, .q5_0, .q5_1, .q8_0: return 32
+        case .q2_k, .q3_k, .q4_k, .q5_k, .q6_k: return 256
+        }
+    }
+
+    var blockBytes: Int {
+        switch self {
+        case .f32: return 4
+        case .f16: return 2
+        case .q4_0: return 18
+        case .q4_1: return 20
+        case .q5_0: return 22
+        case .q5_1: return 24
+        case .q8_0: return 34
+        case .q2_k: return 84
+        case .q3_k: return 110
+        case .q4_k: return 144
+        case .q5_k: return 176
+        case .q6_k: return 210
+        }
+    }
+}
+
+/// Reads a model file front to back, with every read and skip checked against its size.
+/// Only regular files are opened: a FIFO given as a model would block forever.
+private final class ModelReader {
+    private let handle: FileHandle
+    private let path: String
+    private let size: Int
+    private var offset = 0
+    private var buffer = Data()
+    private var bufferStart = 0
+
+    init(_ url: URL) throws {
+        path = url.path
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw SpeechError.modelMissing(path: path, hint: "import one with `capforge models import DIR` or check --model")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw SpeechError.modelInvalid(path: path, reason: "it is not a regular file")
+        }
+        size = Int(info.st_size)
+        do {
+            handle = try FileHandle(forReadingFrom: url)
+        } catch {
+            throw SpeechError.modelInvalid(path: path, reason: "it cannot be read (\(String(cString: strerror(errno))))")
+        }
+    }
+
+    deinit { try? handle.close() }
+
+    var atEnd: Bool { offset >= size }
+
+    func int32(_ what: String) throws -> Int {
+        let raw = try bytes(4, what)
+        return Int(Int32(littleEndian: raw.withUnsafeBytes { $0.loadUnaligned(as: Int32.self) }))
+    }
+
+    func bytes(_ count: Int, _ what: String) throws -> Data {
+        try ensure(count, what)
+        if offset < bufferStart || offset + count > bufferStart + buffer.count {
+            try handle.seek(toOffset: UInt64(offset))
+            buffer = try handle.read(upToCount: max(count, 1 << 16)) ?? Data()
+            bufferStart = offset
+            guard buffer.count >= count else { throw truncated(what) }
+        }
+        let start = buffer.startIndex + (offset - bufferStart)
+        offset += count
+        return buffer.subdata(in: start..<start + count)
+    }
+
+    func skip(_ count: Int, _ what: String) throws {
+        try ensure(count, what)
+        offset += count
+    }
+
+    private func ensure(_ count: Int, _ what: String) throws {
+        guard count >= 0, count <= size - offset else { throw truncated(what) }
+    }
+
+    private func truncated(_ what: String) -> SpeechError {
+        .modelInvalid(path: path, reason: "it is truncated or corrupt: \(what) runs past the end of the file (\(size) bytes)")
     }
 }

@@ -46,11 +46,15 @@ public final class LazyEngine: SpeechEngine, LanguageDetector, @unchecked Sendab
 public enum InstalledEngines {
     public static func discover(store: ModelStore, whisperModel: URL? = nil, whisperOptions: WhisperOptions) throws -> TierEngines {
         let whisperModels: [InstalledModel]
+        var ignored: [String] = []
         if let whisperModel {
             whisperModels = [try store.describe(modelAt: whisperModel)]
         } else {
-            // Bigger models are more accurate: try them first for every language they cover.
-            whisperModels = try store.list().filter { $0.engine == "whisper" }.sorted { $0.sizeBytes > $1.sizeBytes }
+            // A broken model counts as absent; bigger models are more accurate: try them first
+            // for every language they cover.
+            let installed = try store.list().filter { $0.engine == "whisper" }
+            ignored = installed.compactMap { model in model.problem.map { "ignoring the Whisper model \(model.url.path): \($0)" } }
+            whisperModels = installed.filter { $0.problem == nil }.sorted { $0.sizeBytes > $1.sizeBytes }
         }
         let modern: [any SpeechEngine] = whisperModels.map { model in
             LazyEngine(
@@ -63,7 +67,7 @@ public enum InstalledEngines {
         if !pocketSphinx.supportedLanguages.isEmpty { basic.append(pocketSphinx) }
         let vosk = VoskEngine(modelsDirectory: store.directory)
         if !vosk.supportedLanguages.isEmpty { basic.append(vosk) }
-        return TierEngines(modern: modern, basic: basic, speechDetector: try speechDetector(store: store))
+        return TierEngines(modern: modern, basic: basic, speechDetector: try speechDetector(store: store), ignoredModels: ignored)
     }
 
     /// Silero when its model is in the models directory (it tells speech from music), else the

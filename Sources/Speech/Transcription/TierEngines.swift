@@ -6,11 +6,15 @@ public struct TierEngines: Sendable {
     public var modern: [any SpeechEngine]
     public var basic: [any SpeechEngine]
     public var speechDetector: any SpeechDetector
+    /// Installed models left out because they are broken, each a sentence for the user.
+    public var ignoredModels: [String]
 
-    public init(modern: [any SpeechEngine], basic: [any SpeechEngine], speechDetector: any SpeechDetector = ChunkPlanner.defaultVAD) {
+    public init(modern: [any SpeechEngine], basic: [any SpeechEngine], speechDetector: any SpeechDetector = ChunkPlanner.defaultVAD,
+                ignoredModels: [String] = []) {
         self.modern = modern
         self.basic = basic
         self.speechDetector = speechDetector
+        self.ignoredModels = ignoredModels
     }
 
     /// The first engine of `tier` that supports `language`.

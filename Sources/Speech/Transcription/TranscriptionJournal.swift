@@ -72,7 +72,7 @@ public final class TranscriptionJournal {
         let encoder = JSONEncoder()
         var data = try encoder.encode(Header(journal: 1, key: key)) + Data([0x0A])
         for entry in entries { data += try encoder.encode(entry) + Data([0x0A]) }
-        try AtomicFile.write(data, to: url)
+        try AtomicFile.write(data, to: url, policy: .capforgeState)
         fd = open(url.path, O_WRONLY | O_APPEND | O_CLOEXEC)
         guard fd >= 0 else { throw JournalError.io(path: url.path, reason: String(cString: strerror(errno))) }
     }

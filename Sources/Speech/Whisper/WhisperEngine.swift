@@ -14,13 +14,11 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
     private let context: WhisperContext
     private let endOfText: Int32
 
-    /// Loads the ggml model at `modelPath` after checking the library matches our header.
+    /// Loads the ggml model at `modelPath` after checking the library matches our header and
+    /// the model is whole (libwhisper aborts the process on a model whose header lies).
     public init(modelPath: String, options: WhisperOptions = WhisperOptions(), modelSHA256: String? = nil) throws {
         try WhisperLibrary.verifyABI()
-        guard FileManager.default.fileExists(atPath: modelPath) else {
-            throw SpeechError.modelMissing(path: modelPath, hint: "import one with `capforge models import DIR` or pass --model PATH")
-        }
-        guard let hparams = try? WhisperModelFile.hyperparameters(at: URL(fileURLWithPath: modelPath)) else {
+        guard let hparams = try WhisperModelFile.validated(at: URL(fileURLWithPath: modelPath)) else {
             throw SpeechError.modelInvalid(path: modelPath, reason: "it is not a ggml Whisper model")
         }
         let attention: WhisperContext.Attention

@@ -6,7 +6,7 @@ import Testing
 @Suite struct BurnScriptTests {
     @Test func alwaysAddsATopNoticeStyleAndEventSpanningTheVideo() {
         let script = testScript(cues: [("0:00:01.00", "0:00:02.00", "Hi")]).replacingOccurrences(of: "Style: Notice", with: "Style: Other")
-        let burn = BurnIn(input: "in.mp4", output: "out.mp4", assScript: script, options: BurnOptions(notice: .always, noticeText: "Basic {quality}"))
+        let burn = BurnIn(input: "in.mp4", output: "out.mp4", assScript: script, options: BurnOptions(notice: .always, noticeText: "Basic {quality}"), outputPolicy: .capforgeState)
         let prepared = SubtitleScript(burn.renderedScript)
         let notice = prepared.styles.first { $0.name == "Notice" }
         #expect(notice != nil)
@@ -18,14 +18,14 @@ import Testing
 
     @Test func autoStretchesTheScriptsNoticeAndNeverRemovesIt() {
         let script = testScript(cues: [("0:00:01.00", "0:00:02.00", "Hi")], noticeUntil: "0:00:03.00")
-        let auto = SubtitleScript(BurnIn(input: "", output: "", assScript: script).renderedScript)
+        let auto = SubtitleScript(BurnIn(input: "", output: "", assScript: script, outputPolicy: .capforgeState).renderedScript)
         #expect(auto.noticeEvents.count == 1)
         #expect(auto.lines[auto.noticeEvents[0].line].hasPrefix("Dialogue: 1,0:00:00.00,99:59:59.99,Notice,"))
-        let never = SubtitleScript(BurnIn(input: "", output: "", assScript: script, options: BurnOptions(notice: .never)).renderedScript)
+        let never = SubtitleScript(BurnIn(input: "", output: "", assScript: script, options: BurnOptions(notice: .never), outputPolicy: .capforgeState).renderedScript)
         #expect(never.noticeEvents.isEmpty)
         #expect(never.events.map(\.text) == ["Hi"])
         let none = testScript(cues: [("0:00:01.00", "0:00:02.00", "Hi")])
-        #expect(SubtitleScript(BurnIn(input: "", output: "", assScript: none).renderedScript).noticeEvents.isEmpty)
+        #expect(SubtitleScript(BurnIn(input: "", output: "", assScript: none, outputPolicy: .capforgeState).renderedScript).noticeEvents.isEmpty)
     }
 
     @Test func eventTextDropsOverridesAndLineBreaksAndFindsFontOverrides() {
@@ -37,19 +37,19 @@ import Testing
 
     @Test func fontsCoverLatinGreekCyrillicAndCJKOnThisMachine() throws {
         let script = testScript(cues: [("0:00:01.00", "0:00:02.00", "café naïve Ωμέγα Привет 你好 こんにちは 안녕")])
-        #expect(try BurnIn(input: "", output: "", assScript: script, options: BurnOptions(notice: .always)).checkFonts().isEmpty)
+        #expect(try BurnIn(input: "", output: "", assScript: script, options: BurnOptions(notice: .always), outputPolicy: .capforgeState).checkFonts().isEmpty)
     }
 
     @Test func uncoveredCharactersAreAnErrorUnlessAllowed() throws {
         // Supplementary private-use characters are in no distributed font.
         let script = testScript(cues: [("0:00:01.00", "0:00:02.00", "ok \u{F0000}\u{F0001} ok")])
-        let strict = BurnIn(input: "", output: "", assScript: script)
+        let strict = BurnIn(input: "", output: "", assScript: script, outputPolicy: .capforgeState)
         #expect(throws: BurnError.missingGlyphs(characters: ["\u{F0000}", "\u{F0001}"], fonts: ["DejaVu Sans"])) {
             try strict.checkFonts()
         }
         let message = String(describing: BurnError.missingGlyphs(characters: ["\u{F0000}"], fonts: ["DejaVu Sans"]))
         #expect(message.contains("U+F0000") && message.contains("fonts-noto-core") && message.contains("fonts-wqy-microhei"))
-        let lenient = BurnIn(input: "", output: "", assScript: script, options: BurnOptions(allowMissingGlyphs: true))
+        let lenient = BurnIn(input: "", output: "", assScript: script, options: BurnOptions(allowMissingGlyphs: true), outputPolicy: .capforgeState)
         #expect(try lenient.checkFonts() == [.missingGlyphs(characters: ["\u{F0000}", "\u{F0001}"])])
     }
 }

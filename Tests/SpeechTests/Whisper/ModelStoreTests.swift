@@ -22,7 +22,10 @@ import Testing
         try Data("not a model".utf8).write(to: folder.appendingPathComponent("ggml-junk.bin"))
         try Data("notes".utf8).write(to: folder.appendingPathComponent("README"))
         let listed = try store.list(digests: false)
-        #expect(listed == [imported])
+        #expect(listed.filter { $0.problem == nil } == [imported])
+        // A broken file named like a model is listed as broken, with why, never silently skipped.
+        let junk = try #require(listed.first { $0.name == "junk" })
+        #expect(junk.problem == "it is not a ggml Whisper model" && junk.languages.isEmpty)
         #expect(imported.engine == "whisper" && imported.name == "tiny.en")
         #expect(imported.url == store.url(forModelNamed: "tiny.en"))
         #expect(imported.isEnglishOnly && imported.languages == ["en"])
@@ -36,16 +39,14 @@ import Testing
     @Test func multilingualHeaderListsItsLanguagesAndDigest() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("capforge-models-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        var header = GGMLWriter()
-        header.header(WhisperHyperparameters(
-            vocabularySize: 51865, audioContext: 1500, audioState: 512, audioHeads: 8, audioLayers: 6,
-            textContext: 448, textState: 512, textHeads: 8, textLayers: 6, melCount: 80, fileType: 1))
+        let model = SyntheticModel.bytes(SyntheticModel.multilingual)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try header.data.write(to: folder.appendingPathComponent("ggml-base.bin"))
+        try model.write(to: folder.appendingPathComponent("ggml-base.bin"))
         let listed = try #require(try ModelStore(directory: folder).list().first)
-        #expect(listed.name == "base" && !listed.isEnglishOnly && listed.sizeBytes == 48)
+        #expect(listed.problem == nil)
+        #expect(listed.name == "base" && !listed.isEnglishOnly && listed.sizeBytes == Int64(model.count))
         #expect(listed.languages.count == 99 && listed.languages.first == "en" && listed.languages.contains("ko"))
-        #expect(listed.sha256 == SHA256.hex(of: header.data))
+        #expect(listed.sha256 == SHA256.hex(of: model))
         #expect(try ModelStore(directory: folder).describe(modelAt: listed.url) == listed)
         let elsewhere = folder.appendingPathComponent("README")
         try Data("text".utf8).write(to: elsewhere)

@@ -22,7 +22,7 @@ enum WhisperFixtures {
 
     private static func converted(_ ct2: URL, cachedAt cache: URL) throws -> URL {
         if !FileManager.default.fileExists(atPath: cache.path) {
-            try AtomicFile.write(try CT2WhisperConverter.convert(directory: ct2), to: cache)
+            try AtomicFile.write(try CT2WhisperConverter.convert(directory: ct2), to: cache, policy: .capforgeState)
         }
         return cache
     }

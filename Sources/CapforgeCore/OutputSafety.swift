@@ -1,0 +1,217 @@
+import Foundation
+
+/// The file itself (device and inode), not its spelling: `link/v.mp4` and `dir/v.mp4` are one file.
+public struct FileID: Hashable, Sendable {
+    public var device: UInt64
+    public var inode: UInt64
+
+    /// The file a path names, following symbolic links; nil when there is none.
+    public init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    init(_ info: stat) {
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+}
+
+public enum OutputError: Error, CustomStringConvertible, Equatable {
+    case wouldReplaceInput(path: String)
+    case notWrittenByCapforge(path: String)
+    case notARegularFile(path: String, kind: String)
+    case brokenLink(path: String)
+    case busy(path: String)
+    case noReader(path: String)
+
+    public var description: String {
+        switch self {
+        case .wouldReplaceInput(let path):
+            return "refusing to write \(path): it is one of the input files (perhaps through a link); choose another output name"
+        case .notWrittenByCapforge(let path):
+            return "\(path) already exists and was not written by Capforge (or was edited since); move it away, or rerun with --overwrite to replace it"
+        case .notARegularFile(let path, let kind):
+            return "refusing to write \(path): it is a \(kind), not a regular file; choose another output name"
+        case .brokenLink(let path):
+            return "cannot write \(path): it is a symbolic link to a missing file or folder; fix or remove the link"
+        case .busy(let path):
+            return "cannot write \(path): another Capforge process is writing it right now"
+        case .noReader(let path):
+            return "cannot write \(path): it is a FIFO with no reader; start the reading process first"
+        }
+    }
+}
+
+/// What a writer may do at a path. Capforge never writes onto one of its inputs, never replaces
+/// anything that is not a regular file, and replaces a regular file only when its ledger says
+/// Capforge wrote it (unchanged since) or the user said `--overwrite`.
+public struct OutputPolicy: Sendable {
+    /// The inputs of the run: never written, whatever the path looks like.
+    public var protectedFiles: Set<FileID>
+    /// Where to look up files Capforge wrote, and (the first) where to record new ones; empty
+    /// for Capforge's own state files, which need no ownership check.
+    public var ledgers: [OutputLedger]
+    /// Replace regular files Capforge did not write (never inputs or special files).
+    public var overwrite: Bool
+    /// The user named this exact path (`-o`, `--report`): a character device or FIFO there is
+    /// written directly (`/dev/null`, a pipe) instead of being refused.
+    public var streamsToSpecialFiles: Bool
+
+    public init(protectedFiles: Set<FileID> = [], ledgers: [OutputLedger], overwrite: Bool = false, streamsToSpecialFiles: Bool = false) {
+        self.protectedFiles = protectedFiles
+        self.ledgers = ledgers
+        self.overwrite = overwrite
+        self.streamsToSpecialFiles = streamsToSpecialFiles
+    }
+
+    /// Capforge's own state (manifest, journals, digests) inside its own folders.
+    public static let capforgeState = OutputPolicy(ledgers: [])
+
+    /// Where a write at `url` goes, or why it may not happen. Symbolic links are followed: the
+    /// file they point to is the one written, and the link stays.
+    public func destination(for url: URL) throws -> OutputDestination {
+        try destination(for: url, linksFollowed: 0)
+    }
+
+    private func destination(for url: URL, linksFollowed: Int) throws -> OutputDestination {
+        var info = stat()
+        guard lstat(url.path, &info) == 0 else {
+            guard errno == ENOENT else { throw AtomicFile.makeError(path: url.path, errno: errno) }
+            return .newFile(Self.resolvedParent(of: url))
+        }
+        if info.st_mode & S_IFMT == S_IFLNK {
+            // A link to a file not made yet is fine when the folder it points into exists.
+            guard linksFollowed < 40, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) else {
+                throw OutputError.brokenLink(path: url.path)
+            }
+            let resolved = target.hasPrefix("/") ? URL(fileURLWithPath: target) : url.deletingLastPathComponent().appendingPathComponent(target)
+            var folder = ObjCBool(false)
+            guard FileManager.default.fileExists(atPath: resolved.deletingLastPathComponent().path, isDirectory: &folder), folder.boolValue else {
+                throw OutputError.brokenLink(path: url.path)
+            }
+            return try destination(for: resolved.standardizedFileURL, linksFollowed: linksFollowed + 1)
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            if protectedFiles.contains(FileID(info)) { throw OutputError.wouldReplaceInput(path: url.path) }
+            let real = Self.resolvedParent(of: url)
+            if !ledgers.isEmpty && !overwrite && !ledgers.contains(where: { $0.wrote(real.path, identity: WrittenFile(info)) }) {
+                throw OutputError.notWrittenByCapforge(path: url.path)
+            }
+            return .replace(real)
+        case S_IFCHR where streamsToSpecialFiles, S_IFIFO where streamsToSpecialFiles:
+            if protectedFiles.contains(FileID(info)) { throw OutputError.wouldReplaceInput(path: url.path) }
+            return .stream(url)
+        default:
+            throw OutputError.notARegularFile(path: url.path, kind: Self.kindName(info.st_mode))
+        }
+    }
+
+    /// The same policy, also protecting these files.
+    public func protecting(_ paths: [String]) -> OutputPolicy {
+        var copy = self
+        copy.protectedFiles.formUnion(paths.compactMap { FileID(path: $0) })
+        return copy
+    }
+
+    static func kindName(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: return "folder"
+        case S_IFCHR: return "character device"
+        case S_IFBLK: return "block device"
+        case S_IFIFO: return "FIFO"
+        case S_IFSOCK: return "socket"
+        default: return "special file"
+        }
+    }
+
+    /// The path with its folder's links resolved, so ledger keys do not depend on spelling.
+    private static func resolvedParent(of url: URL) -> URL {
+        let parent = url.deletingLastPathComponent().path
+        guard let resolved = realpath(parent, nil) else { return url }
+        defer { free(resolved) }
+        return URL(fileURLWithPath: String(cString: resolved)).appendingPathComponent(url.lastPathComponent)
+    }
+}
+
+public enum OutputDestination: Equatable {
+    /// Nothing there: a new file is renamed into place.
+    case newFile(URL)
+    /// A regular file that may be replaced (by rename: readers never see half a file).
+    case replace(URL)
+    /// A device or FIFO the user named: written directly, never renamed over.
+    case stream(URL)
+}
+
+/// The facts that tell whether a file is still the one Capforge wrote. The inode survives the
+/// rename into place; an editor's save changes the modification time or the inode. The device
+/// is left out: it differs between the machines sharing an output tree over NFS.
+public struct WrittenFile: Codable, Equatable, Sendable {
+    public var inode: UInt64
+    public var size: Int64
+    public var modifiedNanoseconds: Int64
+
+    init(_ info: stat) {
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        modifiedNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    }
+}
+
+/// The files Capforge wrote, one small file per output path, so that processes sharing an
+/// output tree never write the same ledger file.
+public struct OutputLedger: Sendable, Equatable {
+    public let folder: URL
+
+    public init(folder: URL) {
+        self.folder = folder
+    }
+
+    /// The ledger of a batch's output tree: beside its manifest.
+    public init(stateFolder: URL) {
+        self.init(folder: stateFolder.appendingPathComponent("outputs"))
+    }
+
+    /// The user's ledger, for outputs written outside a batch tree (`burn`, `extract`, `--report`):
+    /// `$XDG_STATE_HOME/capforge/outputs`, else `~/.local/state/capforge/outputs`.
+    public static func user(environment: [String: String] = ProcessInfo.processInfo.environment) -> OutputLedger {
+        let stateHome = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".local/state")
+        return OutputLedger(folder: stateHome.appendingPathComponent("capforge/outputs"))
+    }
+
+    /// The ledgers that may know a file at `url`: the user's, and the batch trees above it.
+    public static func lookup(for url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> [OutputLedger] {
+        var ledgers = [user(environment: environment)]
+        var folder = url.deletingLastPathComponent().standardizedFileURL
+        while true {
+            let state = folder.appendingPathComponent(".capforge")
+            if FileManager.default.fileExists(atPath: state.path) { ledgers.append(OutputLedger(stateFolder: state)) }
+            let parent = folder.deletingLastPathComponent()
+            if parent.path == folder.path { break }
+            folder = parent
+        }
+        return ledgers
+    }
+
+    private struct Entry: Codable {
+        var path: String
+        var file: WrittenFile
+    }
+
+    private func entryURL(for path: String) -> URL {
+        folder.appendingPathComponent(String(SHA256.hex(of: Data(path.utf8)).prefix(32)) + ".json")
+    }
+
+    func wrote(_ path: String, identity: WrittenFile) -> Bool {
+        guard let data = try? Data(contentsOf: entryURL(for: path)),
+              let entry = try? JSONDecoder().decode(Entry.self, from: data) else { return false }
+        return entry.path == path && entry.file == identity
+    }
+
+    func record(_ path: String, identity: WrittenFile) throws {
+        try AtomicFile.write(try JSONEncoder().encode(Entry(path: path, file: identity)), to: entryURL(for: path), policy: .capforgeState)
+    }
+}
