@@ -34,20 +34,21 @@ public struct BatchRunner {
         let burning = DispatchGroup()
         // Output names drop the extension, so talk.mp4 and talk.wav (or x.mp4 under two folders
         // given with --out) would write the same files: the first keeps the name, the others fail.
-        var claimed: [String: String] = [:]
+        // Keyed by bytes: Swift's String equality would make NFC and NFD spellings of a name one.
+        var claimed: [[UInt8]: String] = [:]
         let protected = Set(inputs.compactMap { FileID(path: $0.url.path) })
         var swept = Set<URL>()
         for (index, input) in inputs.enumerated() {
             if cancellation.isCancelled || state.interrupted { state.interrupted = true; break }
             state.emit(.fileStarted(index: index, total: inputs.count, input: input, duration: durations[index]))
             let outputBase = pipeline.layout.folder(for: input).appendingPathComponent(pipeline.layout.stem(for: input)).path
-            if let owner = claimed[outputBase] {
+            if let owner = claimed[Array(outputBase.utf8)] {
                 var clash = FileResult(relativePath: input.relativePath, path: input.url.path, status: .failed)
                 clash.error = "its outputs would overwrite those of \(owner) (same name without the extension); rename one of them"
                 state.finish(index, clash, stateFolder: nil)
                 continue
             }
-            claimed[outputBase] = input.relativePath
+            claimed[Array(outputBase.utf8)] = input.relativePath
             if !force, var previous = pipeline.currentResult(input) {
                 previous.status = .skipped
                 previous.seconds = 0

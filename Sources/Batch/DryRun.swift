@@ -12,7 +12,7 @@ public enum DryRun {
         var anyMeasured = false
         for input in inputs {
             guard let probe = try? MediaProbe(path: input.url.path) else {
-                lines.append("\(input.relativePath): cannot be read")
+                lines.append("\(Format.terminalSafe(input.relativePath)): cannot be read")
                 continue
             }
             let tag = probe.audioStreams.first(where: \.isDefault)?.language ?? probe.audioStreams.first?.language
@@ -37,7 +37,7 @@ public enum DryRun {
             let estimate = (probe.duration ?? 0) * factor
             total += estimate
             let current = pipeline.currentResult(input) != nil ? "  (current: would be skipped)" : ""
-            lines.append("\(input.relativePath): \(probe.duration.map(Format.duration) ?? "?"), language \(language), tier \(tier), about \(Format.seconds(estimate))\(current)")
+            lines.append("\(Format.terminalSafe(input.relativePath)): \(probe.duration.map(Format.duration) ?? "?"), language \(language), tier \(tier), about \(Format.seconds(estimate))\(current)")
         }
         lines.append("\(inputs.count) file(s), estimated \(Format.duration(total)) of work (\(anyMeasured ? "from this machine's history" : "default speeds; no history yet"))")
         return lines.joined(separator: "\n")

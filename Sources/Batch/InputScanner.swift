@@ -15,10 +15,19 @@ public struct ScanProblem: Sendable, Equatable, CustomStringConvertible {
     public var path: String
     public var reason: String
     public var description: String { "\(path): \(reason)" }
+
+    /// The problem as a failed file, for the summary and the report.
+    public var failedResult: FileResult {
+        var result = FileResult(relativePath: path, path: path, status: .failed)
+        result.error = reason
+        return result
+    }
 }
 
 /// Finds media files in files and folders (recursively), skipping hidden folders, Capforge's
-/// own outputs and partial files.
+/// own outputs and partial files. Links to files and folders are followed, and each real file
+/// and folder is taken once (a link loop ends there); names are compared byte for byte, so
+/// `café` spelled NFC and NFD are two files. What cannot be looked at is reported, never skipped.
 public enum InputScanner {
     public static let videoExtensions: Set<String> = ["mp4", "m4v", "mkv", "mov", "webm", "avi", "wmv", "flv", "mpg", "mpeg", "ts", "mts", "m2ts", "3gp", "ogv"]
     public static let audioExtensions: Set<String> = ["mp3", "m4a", "aac", "wav", "flac", "ogg", "oga", "opus", "wma"]
@@ -26,25 +35,23 @@ public enum InputScanner {
     public static let burnedMarker = ".captioned."
 
     public static func scan(_ paths: [String]) -> (inputs: [BatchInput], problems: [ScanProblem]) {
-        var inputs: [BatchInput] = []
-        var problems: [ScanProblem] = []
-        var seen = Set<String>()
+        var scan = Scan()
         for path in paths {
             let url = URL(fileURLWithPath: path).standardizedFileURL
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-                problems.append(ScanProblem(path: path, reason: "no such file or folder"))
+            var info = stat()
+            guard stat(url.path, &info) == 0 else {
+                scan.problems.append(ScanProblem(path: path, reason: errno == ENOENT ? "no such file or folder" : String(cString: strerror(errno))))
                 continue
             }
-            if isDirectory.boolValue {
-                walk(url, root: url, into: &inputs, problems: &problems)
+            if info.st_mode & S_IFMT == S_IFDIR {
+                scan.walk(url, root: url)
             } else {
-                // A file named explicitly is taken whatever its extension: the user asked for it.
-                inputs.append(BatchInput(url: url, root: url.deletingLastPathComponent(), relativePath: url.lastPathComponent))
+                // A file named explicitly is taken whatever its extension: the user asked for it
+                // (and the probe says what is wrong with a FIFO or device).
+                scan.add(BatchInput(url: url, root: url.deletingLastPathComponent(), relativePath: url.lastPathComponent), info)
             }
         }
-        inputs = inputs.filter { seen.insert($0.url.path).inserted }
-        return (inputs, problems)
+        return (scan.inputs, scan.problems)
     }
 
     public static func isCandidate(name: String) -> Bool {
@@ -53,32 +60,60 @@ public enum InputScanner {
             && (videoExtensions.contains(ext) || audioExtensions.contains(ext))
     }
 
-    private static func walk(_ folder: URL, root: URL, into inputs: inout [BatchInput], problems: inout [ScanProblem]) {
+}
+
+private struct Scan {
+    var inputs: [BatchInput] = []
+    var problems: [ScanProblem] = []
+    private var seenFiles = Set<FileID>()
+    private var seenFolders = Set<FileID>()
+
+    mutating func add(_ input: BatchInput, _ info: stat) {
+        // A special file named explicitly has no stable identity to compare: it is kept, once per path.
+        if info.st_mode & S_IFMT == S_IFREG {
+            guard seenFiles.insert(FileID(info)).inserted else { return }
+        } else if inputs.contains(where: { Array($0.url.path.utf8) == Array(input.url.path.utf8) }) {
+            return
+        }
+        inputs.append(input)
+    }
+
+    mutating func walk(_ folder: URL, root: URL) {
+        var info = stat()
+        guard stat(folder.path, &info) == 0, seenFolders.insert(FileID(info)).inserted else { return }
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+            names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
         } catch {
             let reason = access(folder.path, R_OK | X_OK) != 0 ? String(cString: strerror(errno)) : "cannot be listed"
-            problems.append(ScanProblem(path: folder.path, reason: "folder cannot be read (\(reason))"))
+            problems.append(ScanProblem(path: folder.path, reason: "folder cannot be read (\(reason)); its files were not captioned"))
             return
         }
         for name in names where !name.hasPrefix(".") {
             let url = folder.appendingPathComponent(name)
-            var info = stat()
-            guard lstat(url.path, &info) == 0 else {
+            var entry = stat()
+            // stat, not lstat: links to files and folders are followed (each real one once).
+            guard stat(url.path, &entry) == 0 else {
+                let code = errno
                 // Foundation decodes a name that is not UTF-8 with U+FFFD, so it cannot be opened again.
-                if name.contains("\u{FFFD}") && isCandidate(name: name) {
-                    problems.append(ScanProblem(path: url.path, reason: "the file name is not valid UTF-8 (shown with �); rename the file to caption it"))
+                if name.contains("\u{FFFD}") {
+                    if InputScanner.isCandidate(name: name) {
+                        problems.append(ScanProblem(path: url.path, reason: "the file name is not valid UTF-8 (shown with �); rename the file to caption it"))
+                    }
+                } else if code == ENAMETOOLONG {
+                    problems.append(ScanProblem(path: url.path, reason: "the path is longer than the system allows (\(PATH_MAX) bytes); move it higher up to caption what is inside"))
+                } else if code == ENOENT, (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil {
+                    if InputScanner.isCandidate(name: name) { problems.append(ScanProblem(path: url.path, reason: "a link to a file that does not exist")) }
+                } else {
+                    problems.append(ScanProblem(path: url.path, reason: String(cString: strerror(code))))
                 }
                 continue
             }
-            // Symlinked folders are not followed: they can loop or leave the tree.
-            let isDirectory = info.st_mode & S_IFMT == S_IFDIR
-            if isDirectory {
-                walk(url, root: root, into: &inputs, problems: &problems)
-            } else if isCandidate(name: name) {
+            if entry.st_mode & S_IFMT == S_IFDIR {
+                walk(url, root: root)
+            } else if InputScanner.isCandidate(name: name) {
                 let relative = String(url.path.dropFirst(root.path.count).drop { $0 == "/" })
-                inputs.append(BatchInput(url: url, root: root, relativePath: relative))
+                add(BatchInput(url: url, root: root, relativePath: relative), entry)
             }
         }
     }

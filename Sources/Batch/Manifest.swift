@@ -13,13 +13,17 @@ public struct InputIdentity: Sendable, Equatable, Codable {
     static let sampleBytes = 64 * 1024
 
     public init(of url: URL) throws {
-        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-        // Opening a FIFO would block: only regular files have an identity (the probe reports the rest).
-        guard attributes[.type] as? FileAttributeType == .typeRegular else {
+        // Links are followed: the identity is the file's. Opening a FIFO would block: only
+        // regular files have an identity (the probe reports the rest).
+        var info = stat()
+        guard stat(url.path, &info) == 0 else {
+            throw MediaError.unreadable(path: url.path, reason: String(cString: strerror(errno)))
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
             throw MediaError.notAFile(path: url.path, kind: "special file")
         }
-        size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
-        modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        size = Int64(info.st_size)
+        modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
         var hasher = SHA256()

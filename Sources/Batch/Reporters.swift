@@ -63,19 +63,19 @@ public final class PlainReporter: BatchReporter {
         case .batchStarted(let files, let audio):
             line = "capforge: \(files) file(s), \(Format.duration(audio)) of media"
         case .fileStarted(let index, let total, let input, _):
-            line = "[\(index + 1)/\(total)] \(input.relativePath)"
+            line = "[\(index + 1)/\(total)] \(Format.terminalSafe(input.relativePath))"
         case .stage(let input, let stage, _):
-            line = verbose ? "  \(input.relativePath): \(stage.rawValue)" : nil
+            line = verbose ? "  \(Format.terminalSafe(input.relativePath)): \(stage.rawValue)" : nil
         case .tierResolved(let input, let language, let source, let plan):
-            line = "  \(input.relativePath): language \(language) (\(source.rawValue)), tier \(plan.displayTier)"
+            line = "  \(Format.terminalSafe(input.relativePath)): language \(language) (\(source.rawValue)), tier \(plan.displayTier)"
         case .chunk(let input, let progress):
-            line = verbose ? "  \(input.relativePath): chunk \(progress.chunk + 1)/\(progress.chunkCount) \(progress.record.outcome.rawValue) \(progress.record.tier?.rawValue ?? "")" : nil
+            line = verbose ? "  \(Format.terminalSafe(input.relativePath)): chunk \(progress.chunk + 1)/\(progress.chunkCount) \(progress.record.outcome.rawValue) \(progress.record.tier?.rawValue ?? "")" : nil
         case .fileFinished(_, let result):
             switch result.status {
             case .done: line = "  done: \(result.tierLabel), \(result.words ?? 0) words, \(result.cues ?? 0) cues, \(Format.seconds(result.seconds))"
-                + result.warnings.map { "\n  warning: \($0)" }.joined()
+                + result.warnings.map { "\n  warning: \(Format.terminalSafe($0))" }.joined()
             case .skipped: line = "  skipped: outputs are current"
-            case .failed: line = "  failed: \(result.error ?? "unknown error")"
+            case .failed: line = "  failed: \(Format.terminalSafe(result.error ?? "unknown error"))"
             }
         case .batchFinished:
             line = nil
@@ -144,9 +144,9 @@ public final class TerminalReporter: BatchReporter {
             clear()
             let mark: String
             switch result.status {
-            case .done: mark = paint("✔", 32) + " \(result.relativePath)  \(result.tierLabel), \(result.cues ?? 0) cues"
-            case .skipped: mark = paint("↷", 90) + " \(result.relativePath)  skipped (current)"
-            case .failed: mark = paint("✘", 31) + " \(result.relativePath)  \(result.error ?? "")"
+            case .done: mark = paint("✔", 32) + " \(Format.terminalSafe(result.relativePath))  \(result.tierLabel), \(result.cues ?? 0) cues"
+            case .skipped: mark = paint("↷", 90) + " \(Format.terminalSafe(result.relativePath))  skipped (current)"
+            case .failed: mark = paint("✘", 31) + " \(Format.terminalSafe(result.relativePath))  \(Format.terminalSafe(result.error ?? ""))"
             }
             output.write(Data((mark + "\n").utf8))
             if finishedCurrent { current = "" }
@@ -167,7 +167,7 @@ public final class TerminalReporter: BatchReporter {
         let eta = done > 0 && totalSeconds > done ? " ETA " + Format.duration(elapsed / done * (totalSeconds - done)) : ""
         var lines = ["[" + String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled) + "] "
             + "\(doneFiles)/\(totalFiles) files, \(Format.duration(done))/\(Format.duration(totalSeconds))\(eta)"]
-        if !current.isEmpty { lines.append("  \(current): \(stage) \(Int(fraction * 100))% \(tier)") }
+        if !current.isEmpty { lines.append("  \(Format.terminalSafe(current)): \(stage) \(Int(fraction * 100))% \(tier)") }
         output.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         linesDrawn = lines.count
     }
@@ -183,7 +183,7 @@ public final class TerminalReporter: BatchReporter {
     }
 }
 
-enum Format {
+public enum Format {
     static func duration(_ seconds: Double) -> String {
         let s = Int(seconds.rounded())
         return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
@@ -192,4 +192,26 @@ enum Format {
     static func seconds(_ value: Double) -> String {
         String(format: "%.1f s", value)
     }
+
+    /// At most `limit` characters, keeping the end (a file's name matters more than its folders).
+    public static func shortened(_ text: String, to limit: Int) -> String {
+        text.count <= limit ? text : "…" + text.suffix(limit - 1)
+    }
+
+    /// Text from file names made harmless for a terminal: control characters (an ESC sequence
+    /// in a name could rewrite the screen) and bidirectional overrides (which reorder what
+    /// follows) are shown as `\u{…}` escapes.
+    public static func terminalSafe(_ text: String) -> String {
+        var safe = ""
+        for scalar in text.unicodeScalars {
+            if scalar.properties.generalCategory == .control || bidiControls.contains(scalar.value) {
+                safe += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                safe.unicodeScalars.append(scalar)
+            }
+        }
+        return safe
+    }
+
+    private static let bidiControls: Set<UInt32> = [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
 }

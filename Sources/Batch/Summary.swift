@@ -6,10 +6,10 @@ public enum Summary {
     public static func table(_ results: [FileResult], interrupted: Bool, seconds: Double) -> String {
         let header = ["file", "duration", "lang", "tier", "words", "cues", "rule breaks", "time", "status"]
         let rows = results.map { r -> [String] in
-            [r.relativePath, r.duration.map(Format.duration) ?? "-", r.language ?? "-", r.tierLabel,
+            [Format.shortened(Format.terminalSafe(r.relativePath), to: 60), r.duration.map(Format.duration) ?? "-", r.language ?? "-", r.tierLabel,
              r.words.map(String.init) ?? "-", r.cues.map(String.init) ?? "-", r.violations.map(String.init) ?? "-",
              r.status == .skipped ? "-" : Format.seconds(r.seconds),
-             r.status == .failed ? "FAILED: \(r.error ?? "")" : r.status.rawValue + (r.warnings.isEmpty ? "" : " (\(r.warnings.count) warning(s))")]
+             r.status == .failed ? "FAILED: \(Format.terminalSafe(r.error ?? ""))" : r.status.rawValue + (r.warnings.isEmpty ? "" : " (\(r.warnings.count) warning(s))")]
         }
         let widths = header.indices.map { column in
             ([header] + rows).map { $0[column].count }.max() ?? 0
@@ -25,7 +25,7 @@ public enum Summary {
         let warned = results.filter { !$0.warnings.isEmpty && $0.status != .failed }
         if !warned.isEmpty {
             lines.append("")
-            lines += warned.flatMap { r in r.warnings.map { "warning: \(r.relativePath): \($0)" } }
+            lines += warned.flatMap { r in r.warnings.map { Format.terminalSafe("warning: \(r.relativePath): \($0)") } }
         }
         let done = results.filter { $0.status == .done }.count
         let skipped = results.filter { $0.status == .skipped }.count

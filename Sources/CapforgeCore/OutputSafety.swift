@@ -12,7 +12,7 @@ public struct FileID: Hashable, Sendable {
         self.init(info)
     }
 
-    init(_ info: stat) {
+    public init(_ info: stat) {
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
     }

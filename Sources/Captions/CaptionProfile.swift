@@ -65,8 +65,19 @@ public struct CaptionProfile: Codable, Sendable, Equatable {
     /// which rule to break.
     public func validate() throws {
         func fail(_ reason: String) -> ProfileError { .invalid(profile: name, reason: reason) }
-        guard maxCharactersPerLine >= 4 else { throw fail("maxCharactersPerLine must be at least 4") }
-        guard maxLines >= 1 else { throw fail("maxLines must be at least 1") }
+        // Bounds first, named by field: every later rule (and the cue builder's arithmetic)
+        // then works on numbers that cannot overflow.
+        let bounds: [(String, Double, ClosedRange<Double>)] = [
+            ("maxCharactersPerLine", Double(maxCharactersPerLine), 4...200), ("maxLines", Double(maxLines), 1...10),
+            ("maxCharactersPerSecond", maxCharactersPerSecond, 0...1000), ("targetCharactersPerSecond", targetCharactersPerSecond, 0...1000),
+            ("maxWordsPerMinute", maxWordsPerMinute ?? 1, 0...10_000),
+            ("minDuration", minDuration, 0...60_000), ("maxDuration", maxDuration, 0...600_000),
+            ("minGapFrames", minGapFrames, 0...1000), ("chainGapFrames", chainGapFrames, 0...1000),
+            ("maxLinger", maxLinger, 0...60_000), ("pauseBreak", pauseBreak, 0...60_000),
+        ]
+        if let (field, value, range) = bounds.first(where: { !$0.2.contains($0.1) }) {
+            throw fail("\(field) is \(value.formatted()), outside \(range.lowerBound.formatted())…\(range.upperBound.formatted())")
+        }
         guard maxCharactersPerSecond > 0, targetCharactersPerSecond > 0 else {
             throw fail("reading speeds must be positive")
         }

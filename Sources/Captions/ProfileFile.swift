@@ -1,3 +1,4 @@
+import CapforgeCore
 import Foundation
 
 /// A custom profile as JSON: a built-in `base` (default `netflix-en`) plus any fields to
@@ -5,12 +6,7 @@ import Foundation
 /// `{"name": "kids", "base": "dcmp", "maxCharactersPerSecond": 12}`.
 extension CaptionProfile {
     public static func load(from url: URL) throws -> CaptionProfile {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw ProfileError.unreadable(path: url.path, reason: "the file cannot be opened")
-        }
+        let data = try UserFile.read(url, what: "caption profile", limit: 1_000_000)
         let overrides: Overrides
         do {
             overrides = try JSONDecoder().decode(Overrides.self, from: data)

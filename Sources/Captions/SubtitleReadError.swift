@@ -1,6 +1,5 @@
 /// Why a subtitle file could not be read; line numbers are 1-based.
 public enum SubtitleReadError: Error, CustomStringConvertible, Equatable {
-    case unreadable(path: String, reason: String)
     case binary
     case undecodable(reason: String)
     case missingHeader(format: String, expected: String)
@@ -11,7 +10,6 @@ public enum SubtitleReadError: Error, CustomStringConvertible, Equatable {
 
     public var description: String {
         switch self {
-        case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
         case .binary: return "this is not a text file (it contains NUL bytes); pass an SRT, WebVTT or ASS file"
         case .undecodable(let reason): return "the text encoding is not recognised (\(reason)); convert the file to UTF-8"
         case .missingHeader(let format, let expected): return "not a valid \(format) file: it must start with \(expected)"

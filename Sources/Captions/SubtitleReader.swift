@@ -21,12 +21,10 @@ public enum SubtitleReader {
         try TextDecoding.decode(contents(of: url)).text
     }
 
+    /// A feature film's subtitles are well under a megabyte; the bound keeps a wrong path
+    /// (a video, a disk image) from being read whole.
     private static func contents(of url: URL) throws -> Data {
-        do {
-            return try Data(contentsOf: url)
-        } catch {
-            throw SubtitleReadError.unreadable(path: url.path, reason: (error as NSError).localizedDescription)
-        }
+        try UserFile.read(url, what: "subtitle file", limit: 64_000_000)
     }
 
     /// Reads bytes; without a format, it is recognised from the content.

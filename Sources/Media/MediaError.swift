@@ -13,6 +13,7 @@ public enum MediaError: Error, CustomStringConvertible, Equatable {
     case unknownLanguage(path: String, requested: String, present: [String])
     case decoderMissing(path: String, codec: String)
     case library(path: String, operation: String, code: Int32, message: String)
+    case implausibleAudio(path: String, reason: String)
     case cancelled
 
     public var description: String {
@@ -39,6 +40,8 @@ public enum MediaError: Error, CustomStringConvertible, Equatable {
             return "\(path): no decoder for codec '\(codec)' in this FFmpeg build"
         case .library(let path, let operation, _, let message):
             return "\(path): \(operation) failed: \(message)"
+        case .implausibleAudio(let path, let reason):
+            return "\(path): \(reason)"
         case .cancelled:
             return "cancelled"
         }

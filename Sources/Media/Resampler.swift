@@ -17,8 +17,20 @@ final class Resampler {
     private let path: String
     private var output: [Float] = []
 
+    /// Real recordings lie inside these; a header claiming 1 Hz would turn a small file into
+    /// days of 16 kHz audio.
+    static let plausibleRates: ClosedRange<Int32> = 4000...768_000
+    static let maxChannels: Int32 = 64
+
     init(frame: UnsafePointer<AVFrame>, path: String) throws {
         self.path = path
+        let rate = frame.pointee.sample_rate, channels = frame.pointee.ch_layout.nb_channels
+        guard Self.plausibleRates.contains(rate) else {
+            throw MediaError.implausibleAudio(path: path, reason: "its audio claims a sample rate of \(rate) Hz (real audio has \(Self.plausibleRates.lowerBound)–\(Self.plausibleRates.upperBound) Hz); the header is probably damaged")
+        }
+        guard (1...Self.maxChannels).contains(channels) else {
+            throw MediaError.implausibleAudio(path: path, reason: "its audio stream has \(channels) channels; Capforge mixes at most \(Self.maxChannels) (choose another stream with --stream N, or split the channels with another tool)")
+        }
         var inLayout = AVChannelLayout()
         var source = frame.pointee.ch_layout
         try copyChannelLayout(&source, into: &inLayout, path: path)
@@ -35,6 +47,12 @@ final class Resampler {
         }
         context = swr
         // Fully initialised from here: a throw still runs deinit, which frees the context.
+        if inLayout.order != AV_CHANNEL_ORDER_NATIVE && channels > 1 {
+            // Channels without named positions (a multitrack WAV): swr knows no downmix for
+            // them, so every channel gets the same weight.
+            let equal = [Double](repeating: 1 / Double(channels), count: Int(channels))
+            try check(swr_set_matrix(swr, equal, channels), "setting the channel mix", path: path)
+        }
         try check(swr_init(swr), "starting the resampler", path: path)
     }
 

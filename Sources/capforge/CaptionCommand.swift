@@ -73,7 +73,9 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
     }
     settings.formats = defaultFormats
     if let list = args.value("formats") {
-        settings.formats = try list.split(separator: ",").map { name in
+        let names = list.split(separator: ",").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        guard !names.isEmpty else { throw UsageError.invalidValue(option: "formats", value: list, reason: "name at least one of srt, ass, vtt, json") }
+        settings.formats = try names.map { name in
             guard let format = SubtitleFormat(rawValue: name.trimmingCharacters(in: .whitespaces).lowercased()) else {
                 throw UsageError.invalidValue(option: "formats", value: String(name), reason: "formats are srt, ass, vtt, json")
             }
@@ -86,10 +88,18 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
         }
     }
     if let style = args.value("style") { settings.style = style }
-    if let vocab = args.value("vocab") { settings.glossary = try Glossary(contentsOf: URL(fileURLWithPath: vocab)) }
+    if let vocab = args.value("vocab") {
+        settings.glossary = try Glossary(contentsOf: URL(fileURLWithPath: vocab))
+        let left = settings.glossary.terms.count - settings.glossary.promptTerms.count
+        if left > 0 {
+            printError("capforge: warning: \(left) of \(settings.glossary.terms.count) vocabulary terms do not fit in Whisper's prompt; they still fix spelling in every tier")
+        }
+    }
     settings.preciseTiming = args.flag("precise-timing")
     if let factor = args.value("deadline-factor") {
-        guard let x = Double(factor), x > 0 else { throw UsageError.invalidValue(option: "deadline-factor", value: factor, reason: "a positive number") }
+        guard let x = Double(factor), x > 0, x <= 1000 else {
+            throw UsageError.invalidValue(option: "deadline-factor", value: factor, reason: "a number above 0 and at most 1000")
+        }
         settings.transcription.deadlineFactor = x
     }
     settings.transcription.glossary = settings.glossary
@@ -120,7 +130,7 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
     }
     let (found, problems) = InputScanner.scan(args.positionals)
     let inputs = found.filter { shard?.contains($0.relativePath) ?? true }
-    for problem in problems { printError("capforge: \(problem)") }
+    for problem in problems { printError("capforge: \(Format.terminalSafe(problem.description))") }
 
     let engines = try loadEngines(args, settings: settings)
     let layout = OutputLayout(outputRoot: args.value("out").map { URL(fileURLWithPath: $0) })
@@ -147,9 +157,11 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
         return n
     } ?? 1
     let runner = BatchRunner(pipeline: pipeline, force: args.flag("force"), jobs: jobs, overwrite: args.flag("overwrite"))
-    let (results, interrupted) = runner.run(inputs, cancellation: cancellation) { event in
+    let (processed, interrupted) = runner.run(inputs, cancellation: cancellation) { event in
         if !quiet || args.flag("json") { reporter.handle(event) }
     }
+    // What the scan could not look at fails like a file, in the summary and the report.
+    let results = processed + problems.map(\.failedResult)
     let seconds = results.reduce(0) { $0 + $1.seconds }
     if !args.flag("json") {
         print(Summary.table(results, interrupted: interrupted, seconds: seconds))
@@ -160,7 +172,7 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
         try AtomicFile.write(HTMLReport.render(results), to: url, policy: namedOutputPolicy(url, args: args).protecting(inputs.map(\.url.path)))
     }
     if interrupted { return Interrupts.exitCode }
-    return results.contains { $0.status == .failed } || !problems.isEmpty ? ExitCode.failure : ExitCode.success
+    return results.contains { $0.status == .failed } ? ExitCode.failure : ExitCode.success
 }
 
 func burnSettings(_ args: ParsedArguments) throws -> BurnSettings {

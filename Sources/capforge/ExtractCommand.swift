@@ -20,10 +20,18 @@ let extractCommand = Subcommand(
     let selection = try audioSelection(args)
     let path = args.positionals[0]
     let sink = try RawSampleWriter(path: output, policy: namedOutputPolicy(URL(fileURLWithPath: output), args: args).protecting([path]))
-    let report = try AudioExtractor(path: path, selection: selection).extract { try sink.write($0) }
+    let cancellation = Cancellation()
+    Interrupts.install(cancellation)
+    let report: ExtractionReport
+    do {
+        report = try AudioExtractor(path: path, selection: selection).extract(cancellation: cancellation) { try sink.write($0) }
+    } catch MediaError.cancelled {
+        printError("capforge extract: interrupted; \(output) was not written")
+        return Interrupts.exitCode
+    }
     try sink.finish()
     for warning in report.warnings { printError("capforge extract: \(path): warning: \(warning)") }
-    printError(String(format: "%@: stream #%d, %d samples (%.3f s)", path, report.streamIndex, report.sampleCount, Double(report.sampleCount) / 16_000))
+    printError("\(path): stream #\(report.streamIndex), \(report.sampleCount) samples (\(String(format: "%.3f", Double(report.sampleCount) / 16_000)) s)")
     return report.isTruncated ? ExitCode.partial : ExitCode.success
 }
 

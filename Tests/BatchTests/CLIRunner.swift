@@ -28,6 +28,8 @@ struct CLI {
         env["CAPFORGE_MODELS"] = CLI.models.path
         env["CAPFORGE_STYLES"] = CLI.repo.appendingPathComponent("Styles").path
         env["NO_COLOR"] = "1"
+        // Outputs written outside a batch tree are recorded here, not in the user's own state.
+        env["XDG_STATE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("capforge-test-state").path
         return env
     }()
 

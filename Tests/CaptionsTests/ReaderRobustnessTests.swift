@@ -117,6 +117,12 @@ import Testing
         let report = try Lint.check(fileAt: url, profile: .netflixEnglish, fps: 24)
         #expect(report.document.format == .vtt && report.document.cues == Self.twoCues)
         #expect(report.violations.map(\.rule) == [.unchainedGap])
-        #expect(throws: SubtitleReadError.self) { try Lint.check(fileAt: folder.appendingPathComponent("missing.srt")) }
+        let missing = folder.appendingPathComponent("missing.srt")
+        #expect(throws: UserFileError.missing(path: missing.path, what: "subtitle file")) { try Lint.check(fileAt: missing) }
+        // A FIFO or a folder is refused at once, by kind (reading a FIFO would block).
+        let fifo = folder.appendingPathComponent("pipe.srt")
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        #expect(throws: UserFileError.notAFile(path: fifo.path, what: "subtitle file", kind: "FIFO")) { try Lint.check(fileAt: fifo) }
+        #expect(throws: UserFileError.notAFile(path: folder.path, what: "subtitle file", kind: "folder")) { try Lint.check(fileAt: folder) }
     }
 }

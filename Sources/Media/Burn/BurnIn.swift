@@ -25,10 +25,13 @@ public struct BurnIn {
     /// The script that will be rendered: the notice policy applied.
     public var renderedScript: String { preparedScript.text }
 
-    var preparedScript: SubtitleScript {
+    var preparedScript: SubtitleScript { prepared.script }
+
+    /// The notice policy and the render limits applied, with what the limits changed.
+    private var prepared: (script: SubtitleScript, warnings: [BurnWarning]) {
         var script = SubtitleScript(assScript)
         NoticeLine.apply(options.notice, text: options.noticeText, to: &script)
-        return script
+        return script.limitedForRendering()
     }
 
     /// Fails before any decoding when fonts lack characters the captions or the notice use.
@@ -43,9 +46,10 @@ public struct BurnIn {
     /// Throws `MediaError.cancelled` when cancelled; the output path is then left untouched.
     public func run(cancellation: Cancellation? = nil, progress: (BurnProgress) -> Void = { _ in }) throws -> BurnReport {
         let fontWarnings = try checkFonts()
-        let session = try BurnSession(input: input, output: output, script: preparedScript.text, options: options, outputPolicy: outputPolicy)
+        let (script, limitWarnings) = prepared
+        let session = try BurnSession(input: input, output: output, script: script.text, options: options, outputPolicy: outputPolicy)
         var report = try session.run(cancellation: cancellation, progress: progress)
-        report.warnings = fontWarnings + report.warnings
+        report.warnings = fontWarnings + limitWarnings + report.warnings
         return report
     }
 }

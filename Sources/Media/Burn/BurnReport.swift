@@ -7,6 +7,8 @@ public enum BurnWarning: Sendable, Equatable, CustomStringConvertible {
     case streamDropped(index: Int, codec: String)
     case audioReencoded(index: Int, from: String)
     case encoderOptionIgnored(name: String, encoder: String)
+    case renderLimitsApplied(clamped: Int)
+    case eventTextCut(count: Int, characters: Int)
 
     public var description: String {
         switch self {
@@ -22,6 +24,10 @@ public enum BurnWarning: Sendable, Equatable, CustomStringConvertible {
             return "audio stream \(index) (\(codec)) cannot be stored in this output format; re-encoded to AAC"
         case .encoderOptionIgnored(let name, let encoder):
             return "encoder \(encoder) has no '\(name)' option; ignored"
+        case .renderLimitsApplied(let n):
+            return "\(n) outline, shadow, blur, scale or font-size value(s) in the subtitles were beyond what a frame can show and were reduced"
+        case .eventTextCut(let n, let characters):
+            return "\(n) subtitle event(s) longer than \(characters) characters were cut to that length"
         }
     }
 }

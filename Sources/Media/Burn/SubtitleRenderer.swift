@@ -2,6 +2,9 @@ import CLibass
 
 /// A libass library, renderer and track for one script at one frame size.
 final class SubtitleRenderer {
+    static let glyphCacheEntries: Int32 = 2000
+    static let bitmapCacheMegabytes: Int32 = 64
+
     private let library: OpaquePointer
     private let renderer: OpaquePointer
     private let track: UnsafeMutablePointer<ASS_Track>
@@ -33,6 +36,8 @@ final class SubtitleRenderer {
         ass_set_storage_size(renderer, Int32(width), Int32(height))
         if pixelAspect > 0 { ass_set_pixel_aspect(renderer, pixelAspect) }
         ass_set_fonts(renderer, nil, "sans-serif", Int32(ASS_FONTPROVIDER_AUTODETECT.rawValue), nil, 1)
+        // libass's defaults let its caches grow to hundreds of megabytes on a hostile script.
+        ass_set_cache_limits(renderer, Self.glyphCacheEntries, Self.bitmapCacheMegabytes)
     }
 
     deinit {

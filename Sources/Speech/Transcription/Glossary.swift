@@ -10,12 +10,32 @@ public struct Glossary: Sendable, Equatable, Hashable, Codable {
         self.terms = terms.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
+    /// Longest term: a name or a phrase, not a paragraph (libwhisper's tokenizer overflows its
+    /// stack on a 30 KB line).
+    public static let maxTermCharacters = 100
+    /// Whisper reads at most 224 prompt tokens; this many characters stay well inside that.
+    public static let maxPromptCharacters = 600
+
     public init(contentsOf url: URL) throws {
-        self.init(terms: try String(contentsOf: url, encoding: .utf8).components(separatedBy: .newlines))
+        let text = try UserFile.text(url, what: "vocabulary file", limit: 1_000_000)
+        let lines = text.components(separatedBy: .newlines)
+        if let (number, line) = lines.enumerated().first(where: { $0.element.count > Self.maxTermCharacters }) {
+            throw GlossaryError.termTooLong(path: url.path, line: number + 1, characters: line.count)
+        }
+        self.init(terms: lines)
+    }
+
+    /// The terms that fit in Whisper's prompt, in file order; the rest still fix spelling.
+    public var promptTerms: [String] {
+        var length = "Glossary: .".count
+        return Array(terms.prefix { term in
+            length += term.count + 2
+            return length <= Self.maxPromptCharacters
+        })
     }
 
     /// A prompt that makes Whisper prefer these spellings.
-    public var prompt: String? { terms.isEmpty ? nil : "Glossary: " + terms.joined(separator: ", ") + "." }
+    public var prompt: String? { terms.isEmpty ? nil : "Glossary: " + promptTerms.joined(separator: ", ") + "." }
 
     /// Replaces words whose letters match a word of a term (ignoring case and punctuation) with
     /// the term's spelling, keeping the word's surrounding punctuation.
@@ -34,5 +54,16 @@ public struct Glossary: Sendable, Equatable, Hashable, Codable {
 
     private static func key(_ text: String) -> String {
         text.lowercased().filter { $0.isLetter || $0.isNumber }
+    }
+}
+
+public enum GlossaryError: Error, CustomStringConvertible, Equatable {
+    case termTooLong(path: String, line: Int, characters: Int)
+
+    public var description: String {
+        switch self {
+        case .termTooLong(let path, let line, let characters):
+            return "vocabulary file \(path), line \(line): \(characters) characters; a term is one name or phrase per line, at most \(Glossary.maxTermCharacters) characters"
+        }
     }
 }
