@@ -5,7 +5,8 @@ import Testing
 /// itself with a clear error (or succeed), never with a signal or a hang, under a stated memory
 /// cap, leaving no source, device, hand-made file or half-written temporary behind.
 ///
-/// The caps are about twice what each run was measured to need (debug build).
+/// The caps are about twice what each run was measured to need (debug build, 2 cores);
+/// each run prints its peak and time.
 @Suite(.serialized) struct HostileInputTests {
     static let environment = CLI().environment
     static let tinyModel = CLI.models.appendingPathComponent("ggml-tiny.en.bin").path
@@ -27,6 +28,8 @@ import Testing
     func run(_ arguments: [String], timeout: Double = 120, signal: Int32? = nil, after delay: Double = 0) throws -> MeasuredRun {
         let result = try MeasuredRun.run(arguments, environment: Self.environment, timeout: timeout, signal: signal, after: delay)
         #expect(result.signal == nil || result.signal == signal, "capforge \(arguments) died of signal \(result.signal ?? 0)")
+        print(String(format: "hostile: exit %d, peak %.0f MB, %.1f s: capforge %@", result.status, result.peakMegabytes, result.seconds,
+                     arguments.map { $0.count > 40 ? "…" + $0.suffix(39) : $0 }.joined(separator: " ")))
         #expect(!result.output.contains("NSCocoaErrorDomain") && !result.output.contains("Error Domain="), "a raw Foundation error: \(result.stderr)")
         return result
     }
@@ -98,7 +101,7 @@ import Testing
         let folder = try scratchFolder("hostile-devices")
         defer { try? FileManager.default.removeItem(at: folder) }
         let null = folder.appendingPathComponent("mynull")
-        #expect(mknod(null.path, S_IFCHR | 0o666, makedev(1, 3)) == 0)
+        #expect(mknod(null.path, S_IFCHR | 0o666, dev_t((1 << 8) | 3)) == 0)
         let extracted = try run(["extract", Self.smallClip.path, "-o", null.path])
         #expect(extracted.status == 0 && fileType(null.path) == S_IFCHR)
         let fifo = folder.appendingPathComponent("some.fifo")
@@ -169,14 +172,14 @@ import Testing
         for model in ["lying", "random", "truncated", "fifo"] {
             let result = try run(["caption", folder.path, "--model", models.appendingPathComponent("ggml-\(model).bin").path], timeout: 30)
             #expect(result.status == 1 && result.stderr.contains("is not usable"), "\(model): \(result.stderr)")
-            #expect(result.peakMegabytes < 200, "\(model): \(result.peakMegabytes) MB")
+            #expect(result.peakMegabytes < 120, "\(model): \(result.peakMegabytes) MB")
         }
         var env = Self.environment
         env["CAPFORGE_MODELS"] = models.path
         let listed = try MeasuredRun.run(["models", "list"], environment: env, timeout: 30)
-        #expect(listed.status == 0 && listed.stdout.components(separatedBy: "BROKEN").count == 5, listed.stdout)
+        #expect(listed.status == 0 && listed.stdout.components(separatedBy: "BROKEN").count == 5, "\(listed.stdout)")
         let batch = try MeasuredRun.run(["caption", folder.path, "--formats", "srt"], environment: env, timeout: 120)
-        #expect(batch.signal == nil && batch.status == 0, batch.stderr)
+        #expect(batch.signal == nil && batch.status == 0, "\(batch.stderr)")
         #expect(batch.stderr.components(separatedBy: "warning: ignoring the Whisper model").count == 5)
         #expect(batch.stdout.contains("2 captioned"))
     }
@@ -224,16 +227,16 @@ import Testing
         try wav(sampleRate: 1, channels: 1, seconds: 9).write(to: lying)
         let extract = try run(["extract", lying.path, "-o", folder.appendingPathComponent("out.f32").path], timeout: 30)
         #expect(extract.status == 1 && extract.stderr.contains("sample rate of 1 Hz"))
-        #expect(extract.peakMegabytes < 150, "\(extract.peakMegabytes) MB")
+        #expect(extract.peakMegabytes < 120, "\(extract.peakMegabytes) MB")
         let caption = try run(["caption", lying.path, "--model", Self.tinyModel, "--formats", "srt"], timeout: 30)
         #expect(caption.status == 1 && caption.stdout.contains("sample rate of 1 Hz"))
-        #expect(caption.peakMegabytes < 300, "\(caption.peakMegabytes) MB")
+        #expect(caption.peakMegabytes < 150, "\(caption.peakMegabytes) MB")
         #expect(hiddenTemporaries(folder).isEmpty && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.f32").path))
         // Many unnamed channels (a multitrack recording) are mixed, not refused.
         let multitrack = folder.appendingPathComponent("tracks.wav")
         try wav(sampleRate: 16_000, channels: 64, seconds: 1).write(to: multitrack)
         let mixed = try run(["extract", multitrack.path, "-o", folder.appendingPathComponent("mix.f32").path], timeout: 30)
-        #expect(mixed.status == 0 && mixed.stderr.contains("16000 samples"), mixed.stderr)
+        #expect(mixed.status == 0 && mixed.stderr.contains("16000 samples"), "\(mixed.stderr)")
     }
 
     @Test func hostileSubtitleOverridesBurnInBoundedMemory() throws {
@@ -263,7 +266,7 @@ import Testing
             try (header + "Dialogue: 0,0:00:00.00,0:00:03.00,Default,,0,0,0,,\(text)\n").write(to: script, atomically: true, encoding: .utf8)
             let result = try run(["burn", Self.smallClip.path, "--subs", script.path, "-o", folder.appendingPathComponent("\(name).mp4").path], timeout: 60)
             #expect(result.status == 0 && result.stderr.contains(warning), "\(name): \(result.stderr)")
-            #expect(result.peakMegabytes < 300, "\(name): \(result.peakMegabytes) MB")
+            #expect(result.peakMegabytes < 200, "\(name): \(result.peakMegabytes) MB")
             #expect(result.seconds < 30, "\(name): \(result.seconds) s")
         }
     }
@@ -296,7 +299,7 @@ import Testing
         #expect(!dry.output.contains("\u{1B}[2J") && dry.stdout.contains("evil\\u{1B}[2J\\u{202E}name.mp4"))
         // A symlink named directly is the file it points to.
         let direct = try run(["caption", sub.appendingPathComponent("again.mp4").path, "--model", Self.tinyModel, "--dry-run"], timeout: 60)
-        #expect(direct.status == 0 && direct.stdout.contains("again.mp4: 0:"), direct.output)
+        #expect(direct.status == 0 && direct.stdout.contains("again.mp4: 0:"), "\(direct.output)")
     }
 
     @Test func pathsTooDeepToOpenAreFailuresInTheSummary() throws {
@@ -319,7 +322,7 @@ import Testing
         close(fd)
         close(start)
         let result = try run(["caption", folder.path, "--model", Self.tinyModel, "--formats", "srt"], timeout: 60)
-        #expect(result.status == 1 && result.stdout.contains("1 failed") && result.stdout.contains("longer than the system allows"), result.output)
+        #expect(result.status == 1 && result.stdout.contains("1 failed") && result.stdout.contains("longer than the system allows"), "\(result.output)")
     }
 
     @Test func fifoSubtitlesAndUnreadableAudioGetSpecificErrors() throws {
@@ -328,8 +331,8 @@ import Testing
         let fifo = folder.appendingPathComponent("subs.srt")
         #expect(mkfifo(fifo.path, 0o644) == 0)
         let burn = try run(["burn", Self.smallClip.path, "--subs", fifo.path, "-o", folder.appendingPathComponent("o.mp4").path], timeout: 20)
-        #expect(burn.status == 1 && burn.stderr.contains("is a FIFO, not a regular file"), burn.stderr)
+        #expect(burn.status == 1 && burn.stderr.contains("is a FIFO, not a regular file"), "\(burn.stderr)")
         let lint = try run(["lint", folder.path], timeout: 20)
-        #expect(lint.status != 0 && lint.stderr.contains("is a folder"), lint.stderr)
+        #expect(lint.status != 0 && lint.stderr.contains("is a folder"), "\(lint.stderr)")
     }
 }

@@ -1,8 +1,11 @@
 import Foundation
 import Testing
 
-/// One run of the built tool with its own peak memory (wait4's rusage), for the hostile-input
-/// suite: every run must end by itself, without a signal, under a memory cap.
+/// One run of the built tool with its own peak memory, for the hostile-input suite: every run
+/// must end by itself, without a signal, under a memory cap.
+///
+/// The peak is the process's VmHWM, read while it runs: wait4's ru_maxrss cannot be used, since
+/// exec carries the spawning test process's own high-water mark into the child.
 struct MeasuredRun {
     var status: Int32
     /// The signal that ended the process, if one did (a crash, or the timeout's kill).
@@ -38,7 +41,9 @@ struct MeasuredRun {
         var status: Int32 = 0
         var usage = rusage()
         var signalled = false
+        var peakKilobytes = 0
         while wait4(pid, &status, WNOHANG, &usage) == 0 {
+            peakKilobytes = max(peakKilobytes, Self.highWaterKilobytes(of: pid))
             let elapsed = Date().timeIntervalSince(started)
             if let sendSignal, !signalled, elapsed >= delay {
                 kill(pid, sendSignal)
@@ -50,13 +55,19 @@ struct MeasuredRun {
                 _ = wait4(pid, &status, 0, &usage)
                 break
             }
-            usleep(20_000)
+            usleep(5_000)
         }
         let exitedNormally = status & 0x7F == 0
         return MeasuredRun(
             status: exitedNormally ? (status >> 8) & 0xFF : -1, signal: exitedNormally ? nil : status & 0x7F,
             stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
-            peakMegabytes: Double(usage.ru_maxrss) / 1024, seconds: Date().timeIntervalSince(started))
+            peakMegabytes: Double(peakKilobytes) / 1024, seconds: Date().timeIntervalSince(started))
+    }
+
+    private static func highWaterKilobytes(of pid: pid_t) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
 }
