@@ -70,13 +70,18 @@ public final class CaptionPipeline: @unchecked Sendable {
             result.duration = probe.duration
 
             emit(.stage(input: input, stage: .extract, fraction: 0))
-            let (audio, extraction) = try AudioExtractor(path: input.url.path, selection: streamSelection(probe)).extractAll(cancellation: cancellation)
+            // Spooled to disk beside the manifest: a 10-hour recording captions in the memory of a 10-minute one.
+            let audio = try SpooledAudio(in: layout.stateFolder(for: input).appendingPathComponent("spool"))
+            let extraction = try AudioExtractor(path: input.url.path, selection: streamSelection(probe)).extract(cancellation: cancellation) {
+                try audio.append($0)
+            }
+            try audio.finish()
             result.warnings += extraction.warnings.map(\.description)
             beforeInference()
 
             emit(.stage(input: input, stage: .language, fraction: 0))
             // One pass of the speech detector serves both language detection and chunk planning.
-            let speech = settings.transcription.chunking ? try transcriber.planner.detector.speechRegions(in: audio) : nil
+            let speech = settings.transcription.chunking ? try transcriber.planner.detector.speechRegions(across: audio) : nil
             let (language, source) = try spokenLanguage(audio: audio, probe: probe, stream: extraction.streamIndex, speech: speech)
             let plan = try resolver.resolve(language, preference: settings.tier)
             result.language = plan.language
@@ -201,11 +206,11 @@ public final class CaptionPipeline: @unchecked Sendable {
 
     /// The language to recognise: as requested, else the stream's tag, else Whisper's vote over
     /// three windows of speech, else English.
-    private func spokenLanguage(audio: MonoAudio, probe: MediaProbe, stream: Int, speech: [SpeechRegion]?) throws -> (String, BatchEvent.LanguageSource) {
+    private func spokenLanguage(audio: any AudioSource, probe: MediaProbe, stream: Int, speech: [SpeechRegion]?) throws -> (String, BatchEvent.LanguageSource) {
         if settings.language != "auto" { return (settings.language, .requested) }
         if let tag = probe.audioStreams.first(where: { $0.index == stream })?.language { return (tag, .streamTag) }
         if let detector = engines.modern.first(where: { $0.supportedLanguages.count > 1 }) as? LanguageDetector {
-            let windows = LanguageVote.windows(of: audio, regions: try speech ?? transcriber.planner.detector.speechRegions(in: audio))
+            let windows = try LanguageVote.windows(of: audio, regions: try speech ?? transcriber.planner.detector.speechRegions(across: audio))
             let guesses = try windows.compactMap { try detector.detectLanguage($0) }
             if let winner = LanguageVote.winner(guesses), (try? resolver.resolve(winner.code)) != nil {
                 return (winner.code, .detected)

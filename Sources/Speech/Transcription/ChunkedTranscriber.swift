@@ -44,12 +44,13 @@ public final class ChunkedTranscriber: @unchecked Sendable {
     }
 
     /// `speech`: the detector's regions when the caller already has them (they are computed once
-    /// per file, and language detection needs them too).
+    /// per file, and language detection needs them too). Only one chunk's audio is in memory at a
+    /// time (without chunking, the whole audio is).
     public func transcribe(
-        _ audio: MonoAudio, plan: TierPlan, speech: [SpeechRegion]? = nil, journal: TranscriptionJournal? = nil,
+        _ audio: any AudioSource, plan: TierPlan, speech: [SpeechRegion]? = nil, journal: TranscriptionJournal? = nil,
         cancellation: Cancellation = Cancellation(), progress: (ChunkProgress) -> Void = { _ in }
     ) throws -> Transcript {
-        let chunks = options.chunking ? try planner.plan(regions: speech ?? planner.detector.speechRegions(in: audio))
+        let chunks = options.chunking ? try planner.plan(regions: speech ?? planner.detector.speechRegions(across: audio))
             : [PlannedChunk(index: 0, start: audio.startTime, end: audio.endTime, keepFrom: nil, keepUntil: nil)]
         let total = chunks.reduce(0) { $0 + $1.duration }
         let previous = journal?.finished ?? [:]
@@ -81,8 +82,8 @@ public final class ChunkedTranscriber: @unchecked Sendable {
                           speechDetector: options.chunking ? planner.detector.name : nil)
     }
 
-    private func recognise(_ chunk: PlannedChunk, of audio: MonoAudio, plan: TierPlan, cancellation: Cancellation) throws -> JournalEntry {
-        let clip = audio.slice(from: chunk.start, to: chunk.end)
+    private func recognise(_ chunk: PlannedChunk, of audio: any AudioSource, plan: TierPlan, cancellation: Cancellation) throws -> JournalEntry {
+        let clip = try audio.slice(from: chunk.start, to: chunk.end)
         func attempt(_ tier: Tier) -> Result<[Word], Error>? {
             guard let engine = engines.engine(tier, for: plan.language) else { return nil }
             func deadline(_ seconds: Double) -> Cancellation {
@@ -96,7 +97,7 @@ public final class ChunkedTranscriber: @unchecked Sendable {
                 let lastWordEnd = words.map(\.end).max() ?? .infinity
                 let unheard = chunk.speech.filter { $0.start >= lastWordEnd }
                 if let first = unheard.first, unheard.reduce(0, { $0 + $1.duration }) >= 0.5 {
-                    words += try engine.transcribe(audio.slice(from: first.start, to: chunk.end), language: plan.language,
+                    words += try engine.transcribe(try audio.slice(from: first.start, to: chunk.end), language: plan.language,
                                                    cancellation: deadline(chunk.end - first.start))
                 }
                 return .success(finish(words.sorted { ($0.start, $0.end) < ($1.start, $1.end) }, in: chunk))

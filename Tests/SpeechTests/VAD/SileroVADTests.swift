@@ -19,6 +19,19 @@ import Testing
         #expect(zip(regions, regions.dropFirst()).allSatisfy { $0.end < $1.start }, "ordered and apart: \(regions)")
     }
 
+    /// Long audio is detected a block at a time (memory stays flat); blocks cutting through
+    /// sentences must give the regions whole-file detection gives.
+    @Test func blockwiseDetectionMatchesWholeFileDetection() throws {
+        let audio = try VADFixtures.audio("librivox.mp4")
+        let silero = try VADFixtures.silero.get()
+        let whole = try silero.speechRegions(in: audio)
+        let blockwise = try silero.speechRegions(across: audio, block: 7, context: 4)
+        #expect(blockwise.count == whole.count, "\(blockwise) vs \(whole)")
+        for (a, b) in zip(whole, blockwise) {
+            #expect(abs(a.start - b.start) < 0.1 && abs(a.end - b.end) < 0.1, "\(a) vs \(b)")
+        }
+    }
+
     @Test func musicOverNoiseIsNotSpeech() throws {
         let audio = try VADFixtures.audio("silence-music.mkv")
         #expect(audio.duration > 59)

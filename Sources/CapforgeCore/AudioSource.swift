@@ -1,0 +1,94 @@
+import Foundation
+
+/// 16 kHz mono audio on the file's timeline that can be read a piece at a time, so a long
+/// recording never has to be in memory whole.
+public protocol AudioSource: Sendable {
+    var startTime: Double { get }
+    var duration: Double { get }
+    /// The samples covering `[from, to)` seconds on the file's timeline, clamped to what exists.
+    func slice(from: Double, to: Double) throws -> MonoAudio
+}
+
+extension AudioSource {
+    public var endTime: Double { startTime + duration }
+}
+
+extension MonoAudio: AudioSource {}
+
+/// Extracted audio kept in an unlinked temporary file: it takes disk, not memory, and vanishes
+/// with the process however it ends (even SIGKILL). Written once front to back, then read in slices.
+public final class SpooledAudio: AudioSource, @unchecked Sendable {
+    public let startTime: Double
+    private let fd: Int32
+    private let path: String
+    private var pending: [Float] = []
+    private var count = 0
+    private let lock = NSLock()
+
+    /// Flushed to the file at this many samples (4 MB).
+    static let bufferSamples = 1 << 20
+
+    /// A spool in `folder` (created when missing).
+    public init(in folder: URL, startTime: Double = 0) throws {
+        self.startTime = startTime
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw AtomicFile.makeError(path: folder.path, errno: AtomicFile.errnoOf(error))
+        }
+        let file = folder.appendingPathComponent("audio-\(UUID().uuidString).f32")
+        path = file.path
+        fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw AtomicFile.makeError(path: path, errno: errno) }
+        unlink(path)
+    }
+
+    deinit { close(fd) }
+
+    public var duration: Double { Double(lock.withLock { count }) / Double(MonoAudio.sampleRate) }
+
+    public func append(_ samples: ArraySlice<Float>) throws {
+        try lock.withLock {
+            pending.append(contentsOf: samples)
+            count += samples.count
+            if pending.count >= Self.bufferSamples { try flushLocked() }
+        }
+    }
+
+    /// Writes what is buffered; slices read the file, so call this once extraction ends.
+    public func finish() throws {
+        try lock.withLock { try flushLocked() }
+    }
+
+    public func slice(from: Double, to: Double) throws -> MonoAudio {
+        let rate = Double(MonoAudio.sampleRate)
+        let total = lock.withLock { count }
+        let lo = max(0, min(total, Int(((from - startTime) * rate).rounded())))
+        let hi = max(lo, min(total, Int(((to - startTime) * rate).rounded())))
+        var samples = [Float](repeating: 0, count: hi - lo)
+        try samples.withUnsafeMutableBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let n = pread(fd, raw.baseAddress! + done, raw.count - done, off_t(lo * 4 + done))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { throw AtomicFile.makeError(path: path, errno: n < 0 ? errno : EIO) }
+                done += n
+            }
+        }
+        return MonoAudio(samples: samples, startTime: startTime + Double(lo) / rate)
+    }
+
+    private func flushLocked() throws {
+        guard !pending.isEmpty else { return }
+        try pending.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let n = Foundation.write(fd, raw.baseAddress! + done, raw.count - done)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { throw AtomicFile.makeError(path: path, errno: n < 0 ? errno : EIO) }
+                done += n
+            }
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+}
