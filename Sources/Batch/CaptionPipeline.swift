@@ -101,6 +101,14 @@ public final class CaptionPipeline: @unchecked Sendable {
                 emit(.chunk(input: input, progress: progress))
             }
 
+            // Speech that no engine could recognise is a failure, not "no speech": empty captions
+            // must not pass as done (a rerun would then skip the file as current).
+            if transcript.chunks.contains(where: { $0.outcome == .failed }),
+               !transcript.chunks.contains(where: { $0.outcome == .recognised || $0.outcome == .notCaught }) {
+                let reason = transcript.chunks.first { $0.outcome == .failed }?.error ?? "no engine could recognise it"
+                throw BatchError.recognitionFailed(reason: reason)
+            }
+
             emit(.stage(input: input, stage: .captions, fraction: 0))
             let built = try CueBuilder(profile: settings.profile, fps: probe.video?.frameRate, language: plan.language).build(words: transcript.words)
             let rules = try CueRules(profile: settings.profile, framesPerSecond: probe.video?.frameRate)
@@ -139,7 +147,8 @@ public final class CaptionPipeline: @unchecked Sendable {
             let failedChunks = transcript.chunks.filter { $0.outcome == .failed }
             if !failedChunks.isEmpty {
                 result.warnings.append("\(failedChunks.count) chunk(s) could not be recognised by any tier: "
-                    + failedChunks.map { String(format: "%.1f–%.1f s", $0.start, $0.end) }.joined(separator: ", "))
+                    + failedChunks.map { String(format: "%.1f–%.1f s", $0.start, $0.end) }.joined(separator: ", ")
+                    + "; their speech is missing from the captions, and a rerun retries the file")
             }
             var burn: BurnIn?
             if let options = settings.burn, probe.video != nil {
@@ -180,8 +189,9 @@ public final class CaptionPipeline: @unchecked Sendable {
         }
         result.seconds = Date().timeIntervalSince(prepared.began)
         if let identity = prepared.identity ?? (try? InputIdentity(of: input.url)) {
+            let complete = !result.chunks.contains { $0.outcome == .failed }
             let entry = ManifestEntry(relativePath: input.relativePath, input: identity, settingsKey: settingsKey,
-                                      status: result.status == .done ? .done : .failed,
+                                      status: result.status != .done ? .failed : complete ? .done : .incomplete,
                                       outputs: result.status == .done ? result.outputs : [], result: result, error: result.error)
             do {
                 try Manifest(stateFolder: layout.stateFolder(for: input)).record(entry)
@@ -222,6 +232,12 @@ public final class CaptionPipeline: @unchecked Sendable {
 
 public enum BatchError: Error, CustomStringConvertible, Equatable {
     case interrupted
+    case recognitionFailed(reason: String)
 
-    public var description: String { "interrupted" }
+    public var description: String {
+        switch self {
+        case .interrupted: return "interrupted"
+        case .recognitionFailed(let reason): return "no speech could be recognised by any tier: \(reason)"
+        }
+    }
 }

@@ -39,7 +39,8 @@ public struct InputIdentity: Sendable, Equatable, Codable {
 /// What a finished (or failed) input left behind, kept in one file per input so that several
 /// processes sharing an output tree (`--shard`) never write the same file.
 public struct ManifestEntry: Sendable, Equatable, Codable {
-    public enum Status: String, Codable, Sendable { case done, failed }
+    /// `incomplete`: outputs were written but some speech could not be recognised; a rerun redoes it.
+    public enum Status: String, Codable, Sendable { case done, incomplete, failed }
 
     public var relativePath: String
     public var input: InputIdentity

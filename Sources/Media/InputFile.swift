@@ -76,11 +76,26 @@ final class InputFile {
     /// Truncated files end early without an error, so readers compare against this.
     func expectedEnd(of stream: UnsafeMutablePointer<AVStream>) -> Double? {
         let tb = stream.pointee.time_base
+        let start = stream.pointee.start_time == SHIM_AV_NOPTS_VALUE ? 0 : stream.pointee.start_time
+        let streamStart = Double(av_rescale_q(start, tb, shim_time_base_q()) - startTime) / Double(AV_TIME_BASE)
         if stream.pointee.duration != SHIM_AV_NOPTS_VALUE, stream.pointee.duration > 0 {
-            let start = stream.pointee.start_time == SHIM_AV_NOPTS_VALUE ? 0 : stream.pointee.start_time
-            let end = start + stream.pointee.duration
-            return Double(av_rescale_q(end, tb, shim_time_base_q()) - startTime) / Double(AV_TIME_BASE)
+            return streamStart + Double(av_rescale_q(stream.pointee.duration, tb, shim_time_base_q())) / Double(AV_TIME_BASE)
         }
-        return duration
+        // Matroska keeps each track's length in a DURATION tag (a soundtrack may end before the
+        // picture); else the container's duration. Muxers write either the length or the last
+        // timestamp there, which differ by a large start offset: the smaller reading never
+        // reports a whole file as cut.
+        let origin = Double(startTime) / Double(AV_TIME_BASE)
+        let tagged = metadata(stream, "DURATION").flatMap(Self.seconds(ofClock:))
+        guard let length = tagged ?? duration else { return nil }
+        let fromStart = (tagged == nil ? 0 : streamStart) + length
+        return origin > 0 && length > origin ? min(fromStart, length - origin) : fromStart
+    }
+
+    /// "01:02:03.500000000" in seconds.
+    static func seconds(ofClock text: String) -> Double? {
+        let parts = text.split(separator: ":")
+        guard parts.count == 3, let h = Double(parts[0]), let m = Double(parts[1]), let s = Double(parts[2]) else { return nil }
+        return h * 3600 + m * 60 + s
     }
 }

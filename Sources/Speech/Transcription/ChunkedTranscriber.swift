@@ -59,7 +59,8 @@ public final class ChunkedTranscriber: @unchecked Sendable {
         for chunk in chunks {
             let entry: JournalEntry
             let resumed: Bool
-            if let earlier = previous[chunk.index], earlier.chunk == chunk {
+            // A chunk that failed is tried again (the engine may have been repaired since).
+            if let earlier = previous[chunk.index], earlier.chunk == chunk, earlier.record.outcome != .failed {
                 entry = earlier
                 resumed = true
             } else {
