@@ -48,16 +48,37 @@ public enum AtomicFile {
         }
     }
 
-    static func makeError(path: String, errno code: Int32) -> FileWriteError {
+    /// Writes all of `raw` to `fd`, retrying interrupted and short writes.
+    public static func writeAll(_ raw: UnsafeRawBufferPointer, to fd: Int32, path: String) throws {
+        var offset = 0
+        while offset < raw.count {
+            let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw makeError(path: path, errno: errno)
+            }
+            offset += n
+        }
+    }
+
+    public static func makeError(path: String, errno code: Int32) -> FileWriteError {
         code == ENOSPC || code == EDQUOT ? .diskFull(path: path) : .failed(path: path, errno: code)
     }
 
+    /// The POSIX cause of a Foundation file error (which may carry only a Cocoa code).
     static func errnoOf(_ error: Error) -> Int32 {
         let ns = error as NSError
         if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
             return Int32(underlying.code)
         }
-        return EIO
+        if ns.domain == NSPOSIXErrorDomain { return Int32(ns.code) }
+        switch ns.code {
+        case NSFileWriteNoPermissionError, NSFileReadNoPermissionError: return EACCES
+        case NSFileWriteVolumeReadOnlyError: return EROFS
+        case NSFileWriteOutOfSpaceError: return ENOSPC
+        case NSFileNoSuchFileError, NSFileReadNoSuchFileError: return ENOENT
+        default: return EIO
+        }
     }
 
     /// `.NAME.partial`, one per target: a killed run's leftover is found and reused by the next
@@ -121,15 +142,7 @@ public final class AtomicFileWriter {
     }
 
     public func append(_ raw: UnsafeRawBufferPointer) throws {
-        var offset = 0
-        while offset < raw.count {
-            let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw AtomicFile.makeError(path: url.path, errno: errno)
-            }
-            offset += n
-        }
+        try AtomicFile.writeAll(raw, to: fd, path: url.path)
     }
 
     /// Flushes to disk, records the file in the ledger, and renames it into place.
@@ -194,7 +207,11 @@ public final class AtomicFileWriter {
             throw AtomicFile.makeError(path: target.path, errno: errno)
         }
         let flags = fcntl(fd, F_GETFL)
-        _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK)
+        guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else {
+            let code = errno
+            close(fd)
+            throw AtomicFile.makeError(path: target.path, errno: code)
+        }
         return fd
     }
 }

@@ -80,15 +80,7 @@ public final class SpooledAudio: AudioSource, @unchecked Sendable {
 
     private func flushLocked() throws {
         guard !pending.isEmpty else { return }
-        try pending.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = Foundation.write(fd, raw.baseAddress! + done, raw.count - done)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { throw AtomicFile.makeError(path: path, errno: n < 0 ? errno : EIO) }
-                done += n
-            }
-        }
+        try pending.withUnsafeBytes { try AtomicFile.writeAll($0, to: fd, path: path) }
         pending.removeAll(keepingCapacity: true)
     }
 }

@@ -411,4 +411,21 @@ import Testing
         let repaired = try MeasuredRun.run(arguments, environment: env, timeout: 120)
         #expect(repaired.status == 0 && repaired.stdout.contains("1 captioned"), "\(repaired.output)")
     }
+
+    /// A read-only archive (a real read-only mount: root ignores permission bits) points at --out.
+    @Test(.enabled(if: getuid() == 0, "mounting needs root")) func readOnlyFolderSaysToUseOut() throws {
+        let folder = try scratchFolder("hostile-readonly")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func mount(_ arguments: [String]) throws {
+            let process = try Process.run(URL(fileURLWithPath: "/bin/mount"), arguments: arguments)
+            process.waitUntilExit()
+            try #require(process.terminationStatus == 0, "mount \(arguments)")
+        }
+        try mount(["-t", "tmpfs", "-o", "size=1m", "tmpfs", folder.path])
+        defer { _ = try? Process.run(URL(fileURLWithPath: "/bin/umount"), arguments: [folder.path]).waitUntilExit() }
+        try copyFixture("startoffset.mp4", to: folder)
+        try mount(["-o", "remount,ro", folder.path])
+        let result = try run(["caption", folder.path, "--model", Self.tinyModel, "--formats", "srt"], timeout: 60)
+        #expect(result.status == 1 && result.stdout.contains("Read-only file system; choose a writable place (for captions: --out DIR)"), "\(result.output)")
+    }
 }

@@ -14,16 +14,6 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     }
 }
 
-public enum JournalError: Error, CustomStringConvertible {
-    case io(path: String, reason: String)
-
-    public var description: String {
-        switch self {
-        case .io(let path, let reason): return "transcription journal \(path): \(reason)"
-        }
-    }
-}
-
 /// Append-only record of finished chunks, made durable (fsync) one line at a time, so an
 /// interrupted run resumes after its last finished chunk.
 ///
@@ -74,22 +64,12 @@ public final class TranscriptionJournal {
         for entry in entries { data += try encoder.encode(entry) + Data([0x0A]) }
         try AtomicFile.write(data, to: url, policy: .capforgeState)
         fd = open(url.path, O_WRONLY | O_APPEND | O_CLOEXEC)
-        guard fd >= 0 else { throw JournalError.io(path: url.path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw AtomicFile.makeError(path: url.path, errno: errno) }
     }
 
     private func write(_ data: Data) throws {
-        try data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw JournalError.io(path: url.path, reason: String(cString: strerror(errno)))
-                }
-                offset += n
-            }
-        }
-        guard fsync(fd) == 0 else { throw JournalError.io(path: url.path, reason: String(cString: strerror(errno))) }
+        try data.withUnsafeBytes { try AtomicFile.writeAll($0, to: fd, path: url.path) }
+        guard fsync(fd) == 0 else { throw AtomicFile.makeError(path: url.path, errno: errno) }
     }
 
     private static func lines(url: URL) -> [Data] {
