@@ -85,6 +85,13 @@ public final class CaptionPipeline: @unchecked Sendable {
             let (language, source) = try spokenLanguage(audio: audio, probe: probe, stream: extraction.streamIndex, speech: speech)
             let plan = try resolver.resolve(language, preference: settings.tier)
             result.language = plan.language
+            // A file without speech has no language to be wrong about.
+            if source == .fallback, speech?.isEmpty != true {
+                let why = engines.modern.contains { $0.supportedLanguages.count > 1 }
+                    ? "detection found no supported language it was sure of"
+                    : "no multilingual Whisper model is installed to detect it"
+                result.warnings.append("the spoken language was not verified: English assumed (\(why)); pass --lang CODE if it is not English")
+            }
             emit(.tierResolved(input: input, language: plan.language, source: source, plan: plan))
 
             // Refused outputs (a hand-made file, an input, a device) fail the file before the long part.
@@ -110,8 +117,14 @@ public final class CaptionPipeline: @unchecked Sendable {
             }
 
             emit(.stage(input: input, stage: .captions, fraction: 0))
-            let built = try CueBuilder(profile: settings.profile, fps: probe.video?.frameRate, language: plan.language).build(words: transcript.words)
-            let rules = try CueRules(profile: settings.profile, framesPerSecond: probe.video?.frameRate)
+            // A damaged header can claim any frame rate; frame gaps then use the usual default.
+            var fps = probe.video?.frameRate
+            if let rate = fps, !(1...1000).contains(rate) {
+                result.warnings.append(String(format: "the video claims %g frames per second; caption gaps use %g fps instead", rate, FrameTiming.fallbackRate))
+                fps = nil
+            }
+            let built = try CueBuilder(profile: settings.profile, fps: fps, language: plan.language).build(words: transcript.words)
+            let rules = try CueRules(profile: settings.profile, framesPerSecond: fps)
             let quality = QualityReport(cues: built.cues, words: transcript.words, rules: rules, lowConfidenceThreshold: ASSWriter.defaultLowConfidence)
 
             emit(.stage(input: input, stage: .write, fraction: 0))
@@ -126,7 +139,7 @@ public final class CaptionPipeline: @unchecked Sendable {
                 case .vtt: writer = WebVTTWriter(cues: built.cues, transcript: transcript)
                 case .ass: writer = ass
                 case .json:
-                    let captionSettings = CaptionSettings(profile: settings.profile, framesPerSecond: probe.video?.frameRate, style: settings.style)
+                    let captionSettings = CaptionSettings(profile: settings.profile, framesPerSecond: fps, style: settings.style)
                     writer = JSONWriter(transcript: transcript, cues: built.cues, settings: captionSettings, quality: quality)
                 }
                 try writer.write(to: url, policy: policy)
@@ -143,6 +156,12 @@ public final class CaptionPipeline: @unchecked Sendable {
             result.cueMarks = built.cues.map { cue in
                 FileResult.CueMark(start: Double(cue.start) / 1000, end: Double(cue.end) / 1000, tier: cue.tier,
                                    score: cue.words.isEmpty ? nil : cue.words.reduce(0) { $0 + $1.score } / Double(cue.words.count))
+            }
+            // Said wherever the user looks (terminal, summary, report), not only in the JSON.
+            let fellBack = transcript.chunks.filter { plan.mode == .modern && $0.tier == .basic }
+            if let first = fellBack.first {
+                result.warnings.append("\(fellBack.count) of \(transcript.chunks.count) chunk(s) fell back to the basic tier (flagged as such): "
+                    + (first.error ?? "the modern tier failed"))
             }
             let failedChunks = transcript.chunks.filter { $0.outcome == .failed }
             if !failedChunks.isEmpty {

@@ -9,6 +9,12 @@ public struct BatchInput: Sendable, Hashable, Codable {
     public var root: URL
     /// Path below `root`, with "/" separators; stable across machines for sharding.
     public var relativePath: String
+
+    public init(url: URL, root: URL, relativePath: String) {
+        self.url = url
+        self.root = root
+        self.relativePath = relativePath
+    }
 }
 
 public struct ScanProblem: Sendable, Equatable, CustomStringConvertible {

@@ -117,9 +117,20 @@ func loadEngines(_ args: ParsedArguments, settings: BatchSettings) throws -> Tie
         WhisperLibrary.setLogHandler(nil)
     }
     let options = WhisperOptions(preciseTiming: settings.preciseTiming, initialPrompt: settings.glossary.prompt)
-    let engines = try InstalledEngines.discover(store: ModelStore(), whisperModel: args.value("model").map { URL(fileURLWithPath: $0) }, whisperOptions: options)
-    for problem in engines.ignoredModels { printError("capforge: warning: \(problem)") }
+    let store = ModelStore()
+    let engines = try InstalledEngines.discover(store: store, whisperModel: args.value("model").map { URL(fileURLWithPath: $0) }, whisperOptions: options)
+    for warning in startupWarnings(engines, store: store) { printError("capforge: warning: \(warning)") }
     return engines
+}
+
+/// What limits this run before it starts: broken models left out, no modern model at all.
+func startupWarnings(_ engines: TierEngines, store: ModelStore) -> [String] {
+    var warnings = engines.ignoredModels
+    if engines.modern.isEmpty {
+        warnings.append("no usable Whisper model in \(store.directory.path) (set CAPFORGE_MODELS, or run 'capforge models import DIR'): "
+            + "only the basic tier is available, and its captions are flagged as basic quality")
+    }
+    return warnings
 }
 
 private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) throws -> Int32 {
@@ -165,7 +176,7 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
     let seconds = results.reduce(0) { $0 + $1.seconds }
     if !args.flag("json") {
         print(Summary.table(results, interrupted: interrupted, seconds: seconds))
-        for problem in engines.ignoredModels { print("warning: \(problem)") }
+        for warning in startupWarnings(engines, store: ModelStore()) { print("warning: \(warning)") }
     }
     if let report = args.value("report") {
         let url = URL(fileURLWithPath: report)

@@ -1,4 +1,5 @@
 import Arguments
+import Batch
 import Foundation
 import Media
 
@@ -52,7 +53,8 @@ func runMain() -> Int32 {
         printError("capforge \(first): \(error)\nRun 'capforge \(first) --help' for usage.")
         return ExitCode.usage
     } catch {
-        printError("capforge \(first): \(error)")
+        // Errors name files, and a file name can hold terminal escape sequences.
+        printError("capforge \(first): \(Format.terminalSafe("\(error)"))")
         return ExitCode.failure
     }
 }

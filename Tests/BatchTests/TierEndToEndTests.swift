@@ -1,3 +1,4 @@
+import Batch
 import CapforgeCore
 import Foundation
 import Media
@@ -106,5 +107,41 @@ struct TierEndToEndTests {
             #expect(word.tier == (inFallback ? .basic : .modern), "\(word.text) at \(word.start)")
         }
         #expect(transcript.basicShare > 0.1 && transcript.basicShare < 0.9)
+    }
+
+    /// `--tier auto` may fall back, and says so where the user looks: a warning in the file's
+    /// result (terminal, summary, report), not only the chunk record in the JSON.
+    @Test func aFallbackIsAWarningLine() throws {
+        let out = try scratchFolder("fallback")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let whisper = try WhisperEngine(modelPath: CLI.models.appendingPathComponent("ggml-tiny.en.bin").path)
+        let engines = TierEngines(modern: [FailingOn(whisper, failingCalls: [1])], basic: [PocketSphinxEngine()])
+        var settings = BatchSettings()
+        settings.formats = [.srt]
+        let pipeline = try CaptionPipeline(settings: settings, engines: engines, calibration: MeasuredCalibration.table, layout: OutputLayout(outputRoot: out))
+        let video = CLI.fixtures.appendingPathComponent("two_cities.webm")
+        let input = BatchInput(url: video, root: CLI.fixtures, relativePath: "two_cities.webm")
+        let prepared = try pipeline.prepare(input, policy: pipeline.outputPolicy(for: input, protecting: [], overwrite: false), cancellation: Cancellation()) { _ in }
+        #expect(prepared.result.status == .done && prepared.result.tier == .mixed)
+        #expect(prepared.result.warnings.contains { $0.contains("fell back to the basic tier") && $0.contains("injected failure") }, "\(prepared.result.warnings)")
+    }
+
+    /// `--tier modern` is a contract: with only a broken Whisper model there is no modern tier,
+    /// so the file fails with the reason instead of quietly becoming basic.
+    @Test func forcedModernWithABrokenModelFailsWithTheReason() throws {
+        let models = try scratchFolder("forced-modern")
+        defer { try? FileManager.default.removeItem(at: models) }
+        let good = try Data(contentsOf: CLI.models.appendingPathComponent("ggml-tiny.en.bin"))
+        try good.prefix(good.count / 3).write(to: models.appendingPathComponent("ggml-tiny.en.bin"))
+        var cli = CLI()
+        cli.environment["CAPFORGE_MODELS"] = models.path
+        let video = CLI.fixtures.appendingPathComponent("startoffset.mp4").path
+        let out = try scratchFolder("forced-modern-out")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let forced = try cli.run(["caption", video, "--tier", "modern", "--out", out.path, "--formats", "srt"])
+        #expect(forced.status == 1 && forced.stdout.contains("no installed modern (Whisper) model covers English"), "\(forced.stdout)")
+        #expect(forced.stderr.contains("ignoring the Whisper model") && forced.stderr.contains("truncated"))
+        let auto = try cli.run(["caption", video, "--out", out.path, "--formats", "srt"])
+        #expect(auto.status == 0 && auto.stdout.contains("only the basic tier is available"), "\(auto.stdout)")
     }
 }

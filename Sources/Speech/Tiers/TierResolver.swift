@@ -29,7 +29,8 @@ public enum TierPreference: String, Sendable, Codable, CaseIterable {
 /// The resolved way to recognise one language on this machine.
 public struct TierPlan: Sendable, Equatable, Codable {
     public enum Mode: String, Sendable, Codable {
-        /// The modern tier; failed chunks retry on the basic tier when `basicFallback`.
+        /// The modern tier; failed chunks retry on the basic tier when `basicFallback` (never
+        /// with `--tier modern`).
         case modern
         case basic
         /// Both tiers on every chunk; the calibrated score picks the winner.
@@ -98,8 +99,11 @@ public struct TierResolver: Sendable {
         let modern = inventory.usableModernLanguages.contains(code)
         let basic = inventory.basicLanguages.contains(code)
         switch (preference, modern, basic) {
-        case (.auto, true, _), (.modern, true, _):
+        case (.auto, true, _):
             return TierPlan(language: code, mode: .modern, basicFallback: basic)
+        // A forced tier is a contract: a chunk the modern tier cannot do fails, with the reason.
+        case (.modern, true, _):
+            return TierPlan(language: code, mode: .modern, basicFallback: false)
         case (.auto, false, true), (.basic, _, true):
             return TierPlan(language: code, mode: .basic, basicFallback: false)
         case (.arbitrate, true, true):

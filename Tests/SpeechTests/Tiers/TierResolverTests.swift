@@ -51,6 +51,8 @@ import Testing
     @Test func preferencesOverride() throws {
         let resolver = TierResolver(inventory: both)
         #expect(try resolver.resolve("en", preference: .basic).mode == .basic)
+        // Forced modern never falls back to the basic tier; auto may.
+        #expect(try resolver.resolve("en", preference: .modern) == TierPlan(language: "en", mode: .modern, basicFallback: false))
         #expect(try resolver.resolve("en", preference: .arbitrate).mode == .arbitrate)
         #expect(try resolver.resolve("ko", preference: .arbitrate).mode == .basic)
         #expect(throws: TierResolutionError.self) { try resolver.resolve("ko", preference: .modern) }
