@@ -75,7 +75,11 @@ public final class ChunkedTranscriber: @unchecked Sendable {
                 chunk: chunk.index, chunkCount: chunks.count, fraction: total > 0 ? done / total : 1,
                 record: entry.record, wordsSoFar: entries.reduce(0) { $0 + $1.words.count }, resumed: resumed))
         }
-        let words = entries.flatMap(\.words).sorted { ($0.start, $0.end) < ($1.start, $1.end) }
+        var kept = entries.map(\.words)
+        for i in kept.indices.dropFirst() where chunks[i].start < chunks[i - 1].end {
+            kept[i] = Self.withoutSeamDuplicates(kept[i], after: kept[i - 1])
+        }
+        let words = kept.flatMap { $0 }.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
         // The engines (and models) that produced chunks, not every installed one of that name.
         let tiersUsed = Set(entries.compactMap { $0.record.outcome == .recognised ? $0.record.tier : nil })
         let identities = [Tier.modern, .basic].filter(tiersUsed.contains).compactMap { engines.engine($0, for: plan.language)?.identity }
@@ -158,6 +162,26 @@ public final class ChunkedTranscriber: @unchecked Sendable {
             }
         }
     }
+
+    /// Where two windows overlap, each word is normally kept from one of them by its middle
+    /// (`PlannedChunk.keeps`). An engine's times drift or collapse at a window's edge, though
+    /// ("…hablaba Carlos, hablaba Carlos." with a 0 ms second copy), so the words that end the
+    /// earlier window and open the later one are also compared by text: a run found in both, at
+    /// the same moment (starts within `seamTolerance`, or the later copy collapsed to nothing),
+    /// is kept once. A speaker's real repeat comes later than that and stays.
+    static func withoutSeamDuplicates(_ later: [Word], after earlier: [Word]) -> [Word] {
+        func key(_ word: Word) -> String { word.text.lowercased().filter { $0.isLetter || $0.isNumber } }
+        func sameMoment(_ a: Word, _ b: Word) -> Bool { abs(a.start - b.start) <= seamTolerance || b.end - b.start < 0.05 }
+        for length in stride(from: min(earlier.count, later.count, 8), through: 1, by: -1) {
+            let tail = earlier.suffix(length), head = later.prefix(length)
+            if zip(tail, head).allSatisfy({ key($0) == key($1) && !key($0).isEmpty && sameMoment($0, $1) }) {
+                return Array(later.dropFirst(length))
+            }
+        }
+        return later
+    }
+
+    static let seamTolerance = 0.35
 
     /// Keeps the chunk's own words (overlaps are de-duplicated by time), calibrated and
     /// glossary-corrected.

@@ -99,6 +99,31 @@ import Testing
         }
     }
 
+    /// One long stretch of speech becomes two windows overlapping by 10 s (kept halves meet at
+    /// 25.0 s). The later window's copy of the last word collapsed to 0 ms just past the seam:
+    /// kept once. A real repeat 1.1 s later is kept twice.
+    @Test func aWordBothWindowsHeardAtTheSeamIsKeptOnce() throws {
+        let speech = burstAudio(seconds: 50, bursts: [(0.5, 49.5)])
+        func word(_ text: String, _ start: Double, _ end: Double) -> Word {
+            Word(text: text, start: start, end: end, confidence: 0.9, tier: .modern, engine: "whisper")
+        }
+        let duplicated = ScriptedEngine(calls: [
+            [word("one", 10, 10.5), word("hablaba", 24.2, 24.6), word("Carlos,", 24.6, 24.95)],
+            [word("hablaba", 24.3, 24.7), word("Carlos,", 25.05, 25.05), word("two", 40, 40.5)],
+        ])
+        let once = try ChunkedTranscriber(engines: TierEngines(modern: [duplicated], basic: []), calibration: CalibrationTable(engines: [:]))
+            .transcribe(speech, plan: english)
+        #expect(once.chunks.count == 2)
+        #expect(once.words.map(\.text) == ["one", "hablaba", "Carlos,", "two"])
+        let repeated = ScriptedEngine(calls: [
+            [word("Carlos,", 24.2, 24.7)],
+            [word("Carlos,", 25.3, 25.8), word("two", 40, 40.5)],
+        ])
+        let twice = try ChunkedTranscriber(engines: TierEngines(modern: [repeated], basic: []), calibration: CalibrationTable(engines: [:]))
+            .transcribe(speech, plan: english)
+        #expect(twice.words.map(\.text) == ["Carlos,", "Carlos,", "two"])
+    }
+
     @Test func speechAfterTheLastWordIsRecognisedAgain() throws {
         let paused = burstAudio(seconds: 30, bursts: [(2, 6), (11, 15), (16, 18)])
         let engine = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"])

@@ -63,3 +63,24 @@ final class ToneEngine: SpeechEngine, @unchecked Sendable {
         }
     }
 }
+
+/// Returns fixed words per call (on the file's timeline), whatever the audio: for what a real
+/// engine does at window edges that tones cannot provoke.
+final class ScriptedEngine: SpeechEngine, @unchecked Sendable {
+    let identity = EngineIdentity(engine: "whisper", tier: .modern, model: "scripted")
+    let supportedLanguages: Set<String> = ["en"]
+    private let calls: [[Word]]
+    private var next = 0
+    private let lock = NSLock()
+
+    init(calls: [[Word]]) {
+        self.calls = calls
+    }
+
+    func transcribe(_ audio: MonoAudio, language: String, cancellation: Cancellation) throws -> [Word] {
+        lock.withLock {
+            defer { next += 1 }
+            return next < calls.count ? calls[next] : []
+        }
+    }
+}
