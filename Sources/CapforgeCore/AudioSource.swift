@@ -40,7 +40,8 @@ public final class SpooledAudio: AudioSource, @unchecked Sendable {
         path = file.path
         fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw AtomicFile.makeError(path: path, errno: errno) }
-        unlink(path)
+        // Unlinked at once, so nothing is left behind however the process ends.
+        guard unlink(path) == 0 else { throw AtomicFile.makeError(path: path, errno: errno) }
     }
 
     deinit { close(fd) }
@@ -61,11 +62,9 @@ public final class SpooledAudio: AudioSource, @unchecked Sendable {
     }
 
     public func slice(from: Double, to: Double) throws -> MonoAudio {
-        let rate = Double(MonoAudio.sampleRate)
-        let total = lock.withLock { count }
-        let lo = max(0, min(total, Int(((from - startTime) * rate).rounded())))
-        let hi = max(lo, min(total, Int(((to - startTime) * rate).rounded())))
-        var samples = [Float](repeating: 0, count: hi - lo)
+        let range = MonoAudio.sampleRange(from: from, to: to, startTime: startTime, count: lock.withLock { count })
+        let lo = range.lowerBound
+        var samples = [Float](repeating: 0, count: range.count)
         try samples.withUnsafeMutableBytes { raw in
             var done = 0
             while done < raw.count {
@@ -75,7 +74,7 @@ public final class SpooledAudio: AudioSource, @unchecked Sendable {
                 done += n
             }
         }
-        return MonoAudio(samples: samples, startTime: startTime + Double(lo) / rate)
+        return MonoAudio(samples: samples, startTime: startTime + Double(lo) / Double(MonoAudio.sampleRate))
     }
 
     private func flushLocked() throws {

@@ -17,9 +17,15 @@ public struct MonoAudio: Sendable, Equatable {
 
     /// The sub-range covering `[from, to)` seconds on the file's timeline, clamped to what exists.
     public func slice(from: Double, to: Double) -> MonoAudio {
-        let rate = Double(Self.sampleRate)
-        let lo = max(0, min(samples.count, Int(((from - startTime) * rate).rounded())))
-        let hi = max(lo, min(samples.count, Int(((to - startTime) * rate).rounded())))
-        return MonoAudio(samples: Array(samples[lo..<hi]), startTime: startTime + Double(lo) / rate)
+        let range = Self.sampleRange(from: from, to: to, startTime: startTime, count: samples.count)
+        return MonoAudio(samples: Array(samples[range]), startTime: startTime + Double(range.lowerBound) / Double(Self.sampleRate))
+    }
+
+    /// The indices covering `[from, to)` seconds of `count` samples that begin at `startTime`.
+    static func sampleRange(from: Double, to: Double, startTime: Double, count: Int) -> Range<Int> {
+        let rate = Double(sampleRate)
+        let lo = max(0, min(count, Int(((from - startTime) * rate).rounded())))
+        let hi = max(lo, min(count, Int(((to - startTime) * rate).rounded())))
+        return lo..<hi
     }
 }

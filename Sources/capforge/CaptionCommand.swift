@@ -109,7 +109,7 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
     return settings
 }
 
-func loadEngines(_ args: ParsedArguments, settings: BatchSettings) throws -> TierEngines {
+func loadEngines(_ args: ParsedArguments, settings: BatchSettings, store: ModelStore = ModelStore()) throws -> TierEngines {
     try WhisperLibrary.verifyABI()
     if args.flag("verbose") {
         WhisperLibrary.setLogHandler { line in FileHandle.standardError.write(Data("whisper: \(line)\n".utf8)) }
@@ -117,7 +117,6 @@ func loadEngines(_ args: ParsedArguments, settings: BatchSettings) throws -> Tie
         WhisperLibrary.setLogHandler(nil)
     }
     let options = WhisperOptions(preciseTiming: settings.preciseTiming, initialPrompt: settings.glossary.prompt)
-    let store = ModelStore()
     let engines = try InstalledEngines.discover(store: store, whisperModel: args.value("model").map { URL(fileURLWithPath: $0) }, whisperOptions: options)
     for warning in startupWarnings(engines, store: store) { printError("capforge: warning: \(warning)") }
     return engines
@@ -143,7 +142,8 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
     let inputs = found.filter { shard?.contains($0.relativePath) ?? true }
     for problem in problems { printError("capforge: \(Format.terminalSafe(problem.description))") }
 
-    let engines = try loadEngines(args, settings: settings)
+    let store = ModelStore()
+    let engines = try loadEngines(args, settings: settings, store: store)
     let layout = OutputLayout(outputRoot: args.value("out").map { URL(fileURLWithPath: $0) })
     let pipeline = try CaptionPipeline(settings: settings, engines: engines, calibration: MeasuredCalibration.table, layout: layout)
 
@@ -176,7 +176,7 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
     let seconds = results.reduce(0) { $0 + $1.seconds }
     if !args.flag("json") {
         print(Summary.table(results, interrupted: interrupted, seconds: seconds))
-        for warning in startupWarnings(engines, store: ModelStore()) { print("warning: \(warning)") }
+        for warning in startupWarnings(engines, store: store) { print("warning: \(warning)") }
     }
     if let report = args.value("report") {
         let url = URL(fileURLWithPath: report)

@@ -36,8 +36,12 @@ public struct BurnIn {
 
     /// Fails before any decoding when fonts lack characters the captions or the notice use.
     public func checkFonts() throws -> [BurnWarning] {
+        try checkFonts(in: preparedScript)
+    }
+
+    private func checkFonts(in script: SubtitleScript) throws -> [BurnWarning] {
         let fonts = try FontCoverage()
-        let missing = FontPreflight.missing(in: preparedScript, fonts: fonts)
+        let missing = FontPreflight.missing(in: script, fonts: fonts)
         guard !missing.characters.isEmpty else { return [] }
         guard options.allowMissingGlyphs else { throw BurnError.missingGlyphs(characters: missing.characters, fonts: missing.families) }
         return [.missingGlyphs(characters: missing.characters)]
@@ -45,8 +49,8 @@ public struct BurnIn {
 
     /// Throws `MediaError.cancelled` when cancelled; the output path is then left untouched.
     public func run(cancellation: Cancellation? = nil, progress: (BurnProgress) -> Void = { _ in }) throws -> BurnReport {
-        let fontWarnings = try checkFonts()
         let (script, limitWarnings) = prepared
+        let fontWarnings = try checkFonts(in: script)
         let session = try BurnSession(input: input, output: output, script: script.text, options: options, outputPolicy: outputPolicy)
         var report = try session.run(cancellation: cancellation, progress: progress)
         report.warnings = fontWarnings + limitWarnings + report.warnings

@@ -1,3 +1,4 @@
+import CapforgeCore
 import Foundation
 
 /// Checks a ggml Whisper model completely before libwhisper sees it. libwhisper sizes its
@@ -152,18 +153,14 @@ private final class ModelReader {
 
     init(_ url: URL) throws {
         path = url.path
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw SpeechError.modelMissing(path: path, hint: "import one with `capforge models import DIR` or check --model")
-        }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw SpeechError.modelInvalid(path: path, reason: "it is not a regular file")
-        }
-        size = Int(info.st_size)
         do {
-            handle = try FileHandle(forReadingFrom: url)
-        } catch {
-            throw SpeechError.modelInvalid(path: path, reason: "it cannot be read (\(String(cString: strerror(errno))))")
+            (handle, size) = try UserFile.openRegular(url, what: "model")
+        } catch UserFileError.missing {
+            throw SpeechError.modelMissing(path: path, hint: "import one with `capforge models import DIR` or check --model")
+        } catch UserFileError.notAFile {
+            throw SpeechError.modelInvalid(path: path, reason: "it is not a regular file")
+        } catch UserFileError.unreadable(_, _, let reason) {
+            throw SpeechError.modelInvalid(path: path, reason: "it cannot be read (\(reason))")
         }
     }
 
