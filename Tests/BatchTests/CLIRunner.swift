@@ -101,3 +101,19 @@ func copyFixture(_ name: String, to folder: URL, as newName: String? = nil) thro
 func listing(_ folder: URL) -> [String] {
     (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).sorted()
 }
+
+/// Runs a helper tool (ffmpeg, mount, rm) to completion with its own standard input and output:
+/// it can neither read the test runner's input (ffmpeg reads keys from stdin) nor write into the
+/// stream the runner reports on. Returns the exit status.
+@discardableResult
+func runTool(_ path: String, _ arguments: [String]) throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus
+}

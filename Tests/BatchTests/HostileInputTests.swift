@@ -15,12 +15,8 @@ import Testing
     static let smallClip: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("capforge-hostile-small.mp4")
         if !FileManager.default.fileExists(atPath: url.path) {
-            let ffmpeg = Process()
-            ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-            ffmpeg.arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=3",
-                                "-f", "lavfi", "-i", "sine=d=3", "-c:v", "libx264", "-c:a", "aac", "-shortest", url.path]
-            try? ffmpeg.run()
-            ffmpeg.waitUntilExit()
+            _ = try? runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=3",
+                                                 "-f", "lavfi", "-i", "sine=d=3", "-c:v", "libx264", "-c:a", "aac", "-shortest", url.path])
         }
         return url
     }()
@@ -304,7 +300,7 @@ import Testing
 
     @Test func pathsTooDeepToOpenAreFailuresInTheSummary() throws {
         let folder = try scratchFolder("hostile-deep")
-        defer { _ = try? Process.run(URL(fileURLWithPath: "/bin/rm"), arguments: ["-rf", folder.path]).waitUntilExit() }
+        defer { _ = try? runTool("/bin/rm", ["-rf", folder.path]) }
         // Built with relative mkdir calls: no single path may exceed PATH_MAX on the way down.
         let segment = String(repeating: "d", count: 200)
         let start = open(folder.path, O_RDONLY)
@@ -337,12 +333,7 @@ import Testing
     }
 
     private func ffmpeg(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-v", "error", "-y"] + arguments
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "ffmpeg \(arguments)")
+        try #require(try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-y"] + arguments) == 0, "ffmpeg \(arguments)")
     }
 
     /// A soundtrack shorter than the picture, and a container starting an hour in, are whole
@@ -417,12 +408,10 @@ import Testing
         let folder = try scratchFolder("hostile-readonly")
         defer { try? FileManager.default.removeItem(at: folder) }
         func mount(_ arguments: [String]) throws {
-            let process = try Process.run(URL(fileURLWithPath: "/bin/mount"), arguments: arguments)
-            process.waitUntilExit()
-            try #require(process.terminationStatus == 0, "mount \(arguments)")
+            try #require(try runTool("/bin/mount", arguments) == 0, "mount \(arguments)")
         }
         try mount(["-t", "tmpfs", "-o", "size=1m", "tmpfs", folder.path])
-        defer { _ = try? Process.run(URL(fileURLWithPath: "/bin/umount"), arguments: [folder.path]).waitUntilExit() }
+        defer { _ = try? runTool("/bin/umount", [folder.path]) }
         try copyFixture("startoffset.mp4", to: folder)
         try mount(["-o", "remount,ro", folder.path])
         let result = try run(["caption", folder.path, "--model", Self.tinyModel, "--formats", "srt"], timeout: 60)

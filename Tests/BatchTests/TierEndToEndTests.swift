@@ -56,13 +56,8 @@ struct TierEndToEndTests {
         let folder = try scratchFolder("silence")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("quiet.mkv")
-        let ffmpeg = Process()
-        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        ffmpeg.arguments = ["-v", "error", "-f", "lavfi", "-i", "anullsrc=r=48000:cl=stereo", "-f", "lavfi", "-i", "color=c=black:s=64x48:r=5",
-                            "-t", "20", "-c:a", "libopus", "-c:v", "libx264", file.path]
-        try ffmpeg.run()
-        ffmpeg.waitUntilExit()
-        try #require(ffmpeg.terminationStatus == 0)
+        try #require(try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "anullsrc=r=48000:cl=stereo",
+                                                     "-f", "lavfi", "-i", "color=c=black:s=64x48:r=5", "-t", "20", "-c:a", "libopus", "-c:v", "libx264", file.path]) == 0)
         let run = try CLI().run(["caption", folder.path, "--json", "--lang", "en"])
         #expect(run.status == 0, "\(run.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("quiet.en.json"))) as! [String: Any]
