@@ -1,48 +1,105 @@
 import Foundation
 
-/// Recognises and removes decoder loops: the same phrase over and over (within a segment or as
-/// the same segment again and again), or one token repeating, which Whisper produces on noise
-/// and music.
+/// Tells a decoder loop from a speaker repeating themselves. Whisper loops on noise, music and
+/// at the end of a window: the same phrase again and again, or one token over and over. A
+/// person saying "Thank you." four times gives the same text, so text alone cannot decide: a
+/// repeated phrase is a loop only where the audio does not back every occurrence with its own
+/// burst of sound, at a plausible speaking rate and at a moment of its own.
 enum RepetitionGuard {
-    /// A phrase of 2+ words repeated this many times in a row is a loop.
+    /// A phrase of 2+ words repeated this many times in a row is checked against the audio.
     static let phraseRepeats = 3
-    /// A single word needs more: "no, no, no" is real speech.
+    /// A single word needs more: "no, no, no" is ordinary speech.
     static let wordRepeats = 5
     /// The same token this many times in a row ("hahahaha…", "-----") is a loop.
     static let tokenRepeats = 5
     static let longestPhrase = 40
+    /// Nobody says a word in less than this (centiseconds): a shorter occurrence is a loop's
+    /// compressed copy.
+    static let shortestWord: Int64 = 10
+    /// Token times are coarse: an occurrence may lie this far (centiseconds) from its burst.
+    static let burstSlack: Int64 = 15
 
-    /// The segments holding the first loop, or nil when there is none.
-    static func loopingSpan(in segments: [DecodedSegment], endOfText: Int32) -> Range<Int>? {
+    /// A phrase of `length` words, `repeats` times in a row from word `start`.
+    struct Run: Equatable {
+        var start: Int
+        var length: Int
+        var repeats: Int
+
+        func occurrence(_ i: Int) -> Range<Int> { (start + i * length)..<(start + (i + 1) * length) }
+        var words: Range<Int> { start..<(start + length * repeats) }
+    }
+
+    /// A loop: the segments holding it, and how many of its occurrences the audio backs (0 for
+    /// a token loop).
+    struct Loop: Equatable {
+        var segments: Range<Int>
+        var backedOccurrences: Int
+    }
+
+    /// The first loop, or nil when there is none.
+    static func firstLoop(in segments: [DecodedSegment], endOfText: Int32, audio: LoudnessEnvelope) -> Loop? {
         let words = flattened(segments, endOfText: endOfText)
-        let phraseSpan = firstLoop(in: words.map { normalisedKey($0.tokens) }).map { loop in
-            words[loop.start].segment..<(words[loop.start + loop.length * loop.repeats - 1].segment + 1)
-        }
+        let bursts = audio.bursts()
+        let phraseLoop = runs(in: words.map { normalisedKey($0.tokens) }).lazy.compactMap { run -> Loop? in
+            let backed = supported(run, words: words, bursts: bursts)
+            guard backed.contains(false) else { return nil }
+            return Loop(segments: words[run.start].segment..<(words[run.words.upperBound - 1].segment + 1),
+                        backedOccurrences: backed.filter { $0 }.count)
+        }.first
         let tokenLoop = segments.firstIndex { longestRun(of: $0.tokens.filter { $0.id < endOfText }.map(\.id)) >= tokenRepeats }
-        switch (phraseSpan, tokenLoop) {
-        case (let span?, let index?): return index < span.lowerBound ? index..<(index + 1) : span
-        case (let span?, nil): return span
-        case (nil, let index?): return index..<(index + 1)
+            .map { Loop(segments: $0..<($0 + 1), backedOccurrences: 0) }
+        switch (phraseLoop, tokenLoop) {
+        case (let phrase?, let token?): return token.segments.lowerBound < phrase.segments.lowerBound ? token : phrase
+        case (let phrase?, nil): return phrase
+        case (nil, let token?): return token
         case (nil, nil): return nil
         }
     }
 
-    /// The segments with every looping run cut to its first occurrence; special tokens are
-    /// dropped (they carry no words) and segments left without words disappear.
-    static func collapsed(_ segments: [DecodedSegment], endOfText: Int32) -> [DecodedSegment] {
+    /// The segments with token runs cut to one token and, in every looping run, only the
+    /// occurrences the audio backs (at least the first); special tokens are dropped (they carry
+    /// no words) and segments left without words disappear.
+    static func collapsed(_ segments: [DecodedSegment], endOfText: Int32, audio: LoudnessEnvelope) -> [DecodedSegment] {
         var result = segments.map { segment in
             var segment = segment
             segment.tokens = withoutTokenRuns(segment.tokens.filter { $0.id < endOfText })
             return segment
         }
-        var words = flattened(result, endOfText: endOfText)
-        while let loop = firstLoop(in: words.map { normalisedKey($0.tokens) }) {
-            words.removeSubrange(loop.start + loop.length ..< loop.start + loop.length * loop.repeats)
+        let words = flattened(result, endOfText: endOfText)
+        let bursts = audio.bursts()
+        var dropped = Set<Int>()
+        for run in runs(in: words.map { normalisedKey($0.tokens) }) {
+            var backed = supported(run, words: words, bursts: bursts)
+            guard backed.contains(false) else { continue }
+            if !backed.contains(true) { backed[0] = true }
+            for (i, kept) in backed.enumerated() where !kept { dropped.formUnion(run.occurrence(i)) }
         }
         for index in result.indices {
-            result[index].tokens = words.filter { $0.segment == index }.flatMap(\.tokens)
+            result[index].tokens = words.indices.filter { words[$0].segment == index && !dropped.contains($0) }.flatMap { words[$0].tokens }
         }
         return result.filter { !$0.tokens.isEmpty }
+    }
+
+    /// Whether each occurrence of `run` has audio of its own: long enough to have been said, not
+    /// at the same moment as an earlier one, and holding a burst of sound no earlier occurrence
+    /// claimed.
+    static func supported(_ run: Run, words: [(segment: Int, tokens: [DecodedToken])], bursts: [Range<Int64>]) -> [Bool] {
+        var claimed = Set<Int>()
+        var moments = Set<[Int64]>()
+        return (0..<run.repeats).map { i in
+            let occurrence = run.occurrence(i)
+            let start = words[occurrence.lowerBound].tokens.first!.start
+            let end = words[occurrence.upperBound - 1].tokens.last!.end
+            guard end - start >= shortestWord * Int64(run.length), moments.insert([start, end]).inserted else { return false }
+            // The unclaimed burst most under it; a burst mostly outside it (a neighbour's, at the
+            // edge) is not its own unless it spans the occurrence.
+            func overlap(_ burst: Range<Int64>) -> Int64 { min(burst.upperBound, end + burstSlack) - max(burst.lowerBound, start - burstSlack) }
+            func isUnder(_ burst: Range<Int64>) -> Bool { 2 * overlap(burst) > min(Int64(burst.count), end - start) }
+            guard let burst = bursts.indices.filter({ !claimed.contains($0) && isUnder(bursts[$0]) })
+                .max(by: { overlap(bursts[$0]) < overlap(bursts[$1]) }) else { return false }
+            claimed.insert(burst)
+            return true
+        }
     }
 
     private static func flattened(_ segments: [DecodedSegment], endOfText: Int32) -> [(segment: Int, tokens: [DecodedToken])] {
@@ -76,19 +133,32 @@ enum RepetitionGuard {
         return best
     }
 
-    /// The first run of a phrase repeated at least its threshold in a row.
-    static func firstLoop(in keys: [String]) -> (start: Int, length: Int, repeats: Int)? {
-        for start in keys.indices {
-            for length in 1...min(longestPhrase, max(1, keys.count - start)) {
-                let phrase = keys[start..<start + length]
-                guard phrase.allSatisfy({ !$0.isEmpty }) else { break }
-                var repeats = 1
-                while start + (repeats + 1) * length <= keys.count,
-                      keys[(start + repeats * length)..<(start + (repeats + 1) * length)].elementsEqual(phrase) {
-                    repeats += 1
-                }
-                if repeats >= (length == 1 ? wordRepeats : phraseRepeats) { return (start, length, repeats) }
+    /// Every run of a phrase repeated at least its threshold in a row, left to right and not
+    /// overlapping.
+    static func runs(in keys: [String]) -> [Run] {
+        var found: [Run] = []
+        var start = 0
+        while start < keys.count {
+            if let run = run(in: keys, from: start) {
+                found.append(run)
+                start = run.words.upperBound
+            } else {
+                start += 1
             }
+        }
+        return found
+    }
+
+    private static func run(in keys: [String], from start: Int) -> Run? {
+        for length in 1...min(longestPhrase, max(1, keys.count - start)) {
+            let phrase = keys[start..<start + length]
+            guard phrase.allSatisfy({ !$0.isEmpty }) else { break }
+            var repeats = 1
+            while start + (repeats + 1) * length <= keys.count,
+                  keys[(start + repeats * length)..<(start + (repeats + 1) * length)].elementsEqual(phrase) {
+                repeats += 1
+            }
+            if repeats >= (length == 1 ? wordRepeats : phraseRepeats) { return Run(start: start, length: length, repeats: repeats) }
         }
         return nil
     }

@@ -58,16 +58,23 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
         var segments = try decode(audio.samples, language: requested, redecoding: false, cancellation: cancellation, began: began)
         let languageCode = requested == "auto" ? WhisperLanguages.code(of: context.decodedLanguageID) ?? "en" : requested
         var redecoded = 0
-        // A re-decode may loop again or form a new loop with its neighbours: the passes are
-        // bounded, and whatever still loops after them is cut.
-        while redecoded <= segments.count, let span = RepetitionGuard.loopingSpan(in: segments, endOfText: endOfText) {
+        let loudness = LoudnessEnvelope(audio.samples[...])
+        // Occurrences the audio backs are speech; the copies beyond them are cut. A loop that
+        // hides what was said (one occurrence or none backed) is decoded again; a re-decode may
+        // loop again or form a new loop with its neighbours, so the passes are bounded, and
+        // whatever still loops after them is cut to what the audio backs.
+        while redecoded <= segments.count, let loop = RepetitionGuard.firstLoop(in: segments, endOfText: endOfText, audio: loudness) {
+            let span = Array(segments[loop.segments])
+            if loop.backedOccurrences >= 2 {
+                segments.replaceSubrange(loop.segments, with: RepetitionGuard.collapsed(span, endOfText: endOfText, audio: loudness))
+                continue
+            }
             redecoded += 1
-            let again = try redecode(Array(segments[span]), of: audio.samples, language: languageCode,
-                                     cancellation: cancellation, began: began)
-            segments.replaceSubrange(span, with: RepetitionGuard.collapsed(again, endOfText: endOfText))
+            let again = try redecode(span, of: audio.samples, language: languageCode, cancellation: cancellation, began: began)
+            segments.replaceSubrange(loop.segments, with: RepetitionGuard.collapsed(again, endOfText: endOfText, audio: loudness))
         }
-        if RepetitionGuard.loopingSpan(in: segments, endOfText: endOfText) != nil {
-            segments = RepetitionGuard.collapsed(segments, endOfText: endOfText)
+        if RepetitionGuard.firstLoop(in: segments, endOfText: endOfText, audio: loudness) != nil {
+            segments = RepetitionGuard.collapsed(segments, endOfText: endOfText, audio: loudness)
         }
         segments.removeAll { !NoSpeechFilter.keeps($0, samples: audio.samples) }
 

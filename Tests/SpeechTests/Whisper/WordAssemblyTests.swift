@@ -1,3 +1,5 @@
+import CapforgeCore
+import Foundation
 import Testing
 @testable import Speech
 
@@ -57,43 +59,91 @@ import Testing
 }
 
 @Suite struct RepetitionGuardTests {
-    /// One token per word; the same word always gets the same id, as BPE would.
-    private func segment(_ words: [String]) -> DecodedSegment {
+    static let eot = WordAssemblyTests.eot
+
+    /// One token per word, 30 cs each from `at`; the same word always gets the same id, as BPE would.
+    private func segment(_ words: [String], at start: Int64 = 0) -> DecodedSegment {
         var ids: [String: Int32] = [:]
         var tokens: [DecodedToken] = []
         for (i, word) in words.enumerated() {
-            let id = ids[word] ?? Int32(ids.count + 10)
+            let id = ids[word] ?? Int32(word.unicodeScalars.reduce(0) { $0 &+ Int32($1.value) } % 40000 + 10)
             ids[word] = id
-            let start = Int64(i * 30)
-            tokens.append(WordAssemblyTests.token(id, " " + word, start, start + 30))
+            let t0 = start + Int64(i * 30)
+            tokens.append(WordAssemblyTests.token(id, " " + word, t0, t0 + 30))
         }
-        return DecodedSegment(start: 0, end: Int64(words.count * 30), noSpeechProbability: 0, tokens: tokens)
+        return DecodedSegment(start: start, end: start + Int64(words.count * 30), noSpeechProbability: 0, tokens: tokens)
     }
 
-    @Test func phraseRepeatedThreeTimesIsALoop() {
-        let looping = segment("and then he said and then he said and then he said it".split(separator: " ").map(String.init))
-        #expect(RepetitionGuard.loopingSpan(in: [looping], endOfText: WordAssemblyTests.eot) == 0..<1)
-        let collapsed = RepetitionGuard.collapsed([looping], endOfText: WordAssemblyTests.eot)
-        let text = WordAssembler.words(in: collapsed, endOfText: WordAssemblyTests.eot, timing: .tokens, origin: 0, audioEnd: 100)
-            .map(\.text)
-        #expect(text == ["and", "then", "he", "said", "it"])
+    private func words(_ text: String) -> [String] { text.split(separator: " ").map(String.init) }
+
+    /// Audio of `length` cs: a 200 Hz tone where `sounds` says (cs ranges), digital silence elsewhere.
+    private func audio(length: Int64, sounds: [Range<Int64>]) -> LoudnessEnvelope {
+        let perCs = MonoAudio.sampleRate / 100
+        var samples = [Float](repeating: 0, count: Int(length) * perCs)
+        for sound in sounds {
+            for i in (Int(sound.lowerBound) * perCs)..<min(samples.count, Int(sound.upperBound) * perCs) {
+                samples[i] = 0.3 * Float(sin(2 * Double.pi * 200 * Double(i) / Double(MonoAudio.sampleRate)))
+            }
+        }
+        return LoudnessEnvelope(samples[...])
+    }
+
+    private func text(_ segments: [DecodedSegment]) -> [String] {
+        WordAssembler.words(in: segments, endOfText: Self.eot, timing: .tokens, origin: 0, audioEnd: 1000).map(\.text)
+    }
+
+    @Test func aPhraseRepeatedOverSilenceIsALoopCutToWhatWasHeard() {
+        // Sound only under the first "and then he said" (0–120 cs) and "it" (360–390 cs).
+        let looping = segment(words("and then he said and then he said and then he said it"))
+        let heard = audio(length: 400, sounds: [10..<110, 362..<388])
+        #expect(RepetitionGuard.firstLoop(in: [looping], endOfText: Self.eot, audio: heard)
+            == RepetitionGuard.Loop(segments: 0..<1, backedOccurrences: 1))
+        #expect(text(RepetitionGuard.collapsed([looping], endOfText: Self.eot, audio: heard)) == ["and", "then", "he", "said", "it"])
+    }
+
+    @Test func aPhraseSaidThreeTimesWithItsOwnSoundEachTimeIsKept() {
+        let repeated = segment(words("thank you thank you thank you"))
+        let heard = audio(length: 200, sounds: [5..<50, 65..<110, 125..<170])
+        #expect(RepetitionGuard.firstLoop(in: [repeated], endOfText: Self.eot, audio: heard) == nil)
+        // The same text over one stretch of sound: the copies have no sound of their own.
+        let oneUtterance = audio(length: 200, sounds: [5..<50])
+        #expect(RepetitionGuard.firstLoop(in: [repeated], endOfText: Self.eot, audio: oneUtterance)?.backedOccurrences == 1)
+    }
+
+    @Test func copiesCompressedIntoNoTimeOrAtTheSameMomentAreALoop() {
+        // "go forward" twice with its own sound, then twice more squeezed into 4 cs at the end.
+        var repeated = segment(words("go forward go forward"))
+        for (i, t) in [Int64(120), 121, 122, 123].enumerated() {
+            repeated.tokens.append(WordAssemblyTests.token(repeated.tokens[i % 2].id, " " + ["go", "forward"][i % 2], t, t + 1))
+        }
+        let heard = audio(length: 130, sounds: [5..<55, 65..<115, 119..<125])
+        let loop = RepetitionGuard.firstLoop(in: [repeated], endOfText: Self.eot, audio: heard)
+        #expect(loop?.backedOccurrences == 2)
+        #expect(text(RepetitionGuard.collapsed([repeated], endOfText: Self.eot, audio: heard)) == ["go", "forward", "go", "forward"])
+        // Three copies at exactly the same moment, with sound enough for all three around them.
+        let same = [segment(words("one more time")), segment(words("one more time")), segment(words("one more time"))]
+        #expect(RepetitionGuard.firstLoop(in: same, endOfText: Self.eot, audio: audio(length: 300, sounds: [0..<80, 100..<180, 200..<290]))?
+            .backedOccurrences == 1)
     }
 
     @Test func ordinarySpeechAndShortRepeatsAreNotLoops() {
-        let normal = segment("he was not an ill disposed young man".split(separator: " ").map(String.init))
-        #expect(RepetitionGuard.loopingSpan(in: [normal], endOfText: WordAssemblyTests.eot) == nil)
-        let emphatic = segment(["no", "no", "no", "please", "said", "it", "twice", "said", "it", "twice"])
-        #expect(RepetitionGuard.loopingSpan(in: [emphatic, normal], endOfText: WordAssemblyTests.eot) == nil)
+        let silence = audio(length: 600, sounds: [])
+        let normal = segment(words("he was not an ill disposed young man"))
+        #expect(RepetitionGuard.firstLoop(in: [normal], endOfText: Self.eot, audio: silence) == nil)
+        let emphatic = segment(words("no no no please said it twice said it twice"))
+        #expect(RepetitionGuard.firstLoop(in: [emphatic, normal], endOfText: Self.eot, audio: silence) == nil)
     }
 
-    @Test func sameSegmentOverAndOverIsALoopAcrossSegments() {
+    @Test func theSameSegmentOverAndOverIsALoopAcrossSegments() {
         let sentence = ["he", "might", "even", "have", "been", "made", "amiable"]
-        let segments = [segment(["so", "it", "began"])] + Array(repeating: segment(sentence), count: 3) + [segment(["the", "end"])]
-        #expect(RepetitionGuard.loopingSpan(in: segments, endOfText: WordAssemblyTests.eot) == 1..<4)
-        let collapsed = RepetitionGuard.collapsed(Array(segments[1..<4]), endOfText: WordAssemblyTests.eot)
+        let segments = [segment(["so", "it", "began"])] + (0..<3).map { segment(sentence, at: 90 + Int64($0) * 210) }
+            + [segment(["the", "end"], at: 760)]
+        // Sound under the opening, the first copy of the sentence and the end only.
+        let heard = audio(length: 850, sounds: [0..<85, 95..<295, 762..<818])
+        #expect(RepetitionGuard.firstLoop(in: segments, endOfText: Self.eot, audio: heard)?.segments == 1..<4)
+        let collapsed = RepetitionGuard.collapsed(Array(segments[1..<4]), endOfText: Self.eot, audio: heard)
         #expect(collapsed.count == 1)
-        #expect(WordAssembler.words(in: collapsed, endOfText: WordAssemblyTests.eot, timing: .tokens, origin: 0, audioEnd: 100)
-            .map(\.text) == sentence)
+        #expect(text(collapsed) == sentence)
     }
 
     @Test func oneTokenLoopingIsALoop() {
@@ -102,9 +152,9 @@ import Testing
             tokens.append(WordAssemblyTests.token(8, "ha", i * 10, i * 10 + 10))
         }
         let looping = DecodedSegment(start: 0, end: 100, noSpeechProbability: 0, tokens: tokens)
-        #expect(RepetitionGuard.loopingSpan(in: [segment(["fine"]), looping], endOfText: WordAssemblyTests.eot) == 1..<2)
-        let collapsed = RepetitionGuard.collapsed([looping], endOfText: WordAssemblyTests.eot)
-        #expect(WordAssembler.words(in: collapsed, endOfText: WordAssemblyTests.eot, timing: .tokens, origin: 0, audioEnd: 1)
-            .map(\.text) == ["haha"])
+        let heard = audio(length: 130, sounds: [0..<100])
+        #expect(RepetitionGuard.firstLoop(in: [segment(["fine"], at: 100), looping], endOfText: Self.eot, audio: heard)
+            == RepetitionGuard.Loop(segments: 1..<2, backedOccurrences: 0))
+        #expect(text(RepetitionGuard.collapsed([looping], endOfText: Self.eot, audio: heard)) == ["haha"])
     }
 }
