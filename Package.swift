@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "CapforgeCoreTests", dependencies: ["CapforgeCore"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "CapforgeCore", "Captions"]),
         .testTarget(name: "CaptionsTests", dependencies: ["Captions", "CapforgeCore", "CLibass", "TestSupport"]),
-        .testTarget(name: "BatchTests", dependencies: ["Batch", "CapforgeCore", "Speech", "Media", "Captions", "capforge"]),
+        .testTarget(name: "BatchTests", dependencies: ["Batch", "CapforgeCore", "Speech", "Media", "Captions", "capforge", "TestSupport"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "CapforgeCore", "CWhisper", "TestSupport", "Media"]),
     ],
     swiftLanguageModes: [.v6]

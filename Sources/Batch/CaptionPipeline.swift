@@ -80,13 +80,14 @@ public final class CaptionPipeline: @unchecked Sendable {
             beforeInference()
 
             emit(.stage(input: input, stage: .language, fraction: 0))
-            // One pass of the speech detector serves both language detection and chunk planning.
-            let speech = settings.transcription.chunking ? try transcriber.planner.detector.speechRegions(across: audio) : nil
+            // One pass of the speech detector serves language detection, chunk planning and the
+            // check of the words against it.
+            let speech = try transcriber.planner.detector.speechRegions(across: audio)
             let (language, source) = try spokenLanguage(audio: audio, probe: probe, stream: extraction.streamIndex, speech: speech)
             let plan = try resolver.resolve(language, preference: settings.tier)
             result.language = plan.language
             // A file without speech has no language to be wrong about.
-            if source == .fallback, speech?.isEmpty != true {
+            if source == .fallback, !speech.isEmpty {
                 let why = engines.modern.contains { $0.supportedLanguages.count > 1 }
                     ? "detection found no supported language it was sure of"
                     : "no multilingual Whisper model is installed to detect it"
@@ -163,6 +164,7 @@ public final class CaptionPipeline: @unchecked Sendable {
                 result.warnings.append("\(fellBack.count) of \(transcript.chunks.count) chunk(s) fell back to the basic tier (flagged as such): "
                     + (first.error ?? "the modern tier failed"))
             }
+            result.warnings += Self.nonSpeechWarnings(transcript)
             let failedChunks = transcript.chunks.filter { $0.outcome == .failed }
             if !failedChunks.isEmpty {
                 result.warnings.append("\(failedChunks.count) chunk(s) could not be recognised by any tier: "
@@ -222,6 +224,21 @@ public final class CaptionPipeline: @unchecked Sendable {
         return result
     }
 
+    /// What the hallucination guard did, in words the user reads.
+    static func nonSpeechWarnings(_ transcript: Transcript) -> [String] {
+        var warnings: [String] = []
+        let dropped = transcript.droppedWords
+        if let first = dropped.first, let last = dropped.last {
+            let text = dropped.prefix(12).map(\.text).joined(separator: " ") + (dropped.count > 12 ? " …" : "")
+            warnings.append("dropped \(dropped.count) word(s) heard where the speech detector found no speech (music, noise or silence), "
+                + "\(Format.duration(first.start))–\(Format.duration(last.end)): “\(text)”")
+        }
+        if transcript.wordsOverNoSpeech > 0 {
+            warnings.append("\(transcript.wordsOverNoSpeech) word(s) lie where the speech detector found no speech; kept and marked low-confidence")
+        }
+        return warnings
+    }
+
     private static func isCancellation(_ error: Error) -> Bool {
         (error as? SpeechError) == .cancelled || (error as? MediaError) == .cancelled
     }
@@ -235,11 +252,11 @@ public final class CaptionPipeline: @unchecked Sendable {
 
     /// The language to recognise: as requested, else the stream's tag, else Whisper's vote over
     /// three windows of speech, else English.
-    private func spokenLanguage(audio: any AudioSource, probe: MediaProbe, stream: Int, speech: [SpeechRegion]?) throws -> (String, BatchEvent.LanguageSource) {
+    private func spokenLanguage(audio: any AudioSource, probe: MediaProbe, stream: Int, speech: [SpeechRegion]) throws -> (String, BatchEvent.LanguageSource) {
         if settings.language != "auto" { return (settings.language, .requested) }
         if let tag = probe.audioStreams.first(where: { $0.index == stream })?.language { return (tag, .streamTag) }
         if let detector = engines.modern.first(where: { $0.supportedLanguages.count > 1 }) as? LanguageDetector {
-            let windows = try LanguageVote.windows(of: audio, regions: try speech ?? transcriber.planner.detector.speechRegions(across: audio))
+            let windows = try LanguageVote.windows(of: audio, regions: speech)
             let guesses = try windows.compactMap { try detector.detectLanguage($0) }
             if let winner = LanguageVote.winner(guesses), (try? resolver.resolve(winner.code)) != nil {
                 return (winner.code, .detected)

@@ -50,15 +50,21 @@ public struct Transcript: Codable, Sendable, Equatable {
     /// The speech detector that chose which audio was recognised ("silero-v6.2.0", "energy");
     /// nil when the whole audio was recognised unchunked.
     public var speechDetector: String?
+    /// Words an engine produced over audio the speech detector found no speech in, left out.
+    public var droppedWords: [Word]
+    /// How many of `words` lie over no speech and were kept, marked low-confidence.
+    public var wordsOverNoSpeech: Int
 
     public init(language: String, words: [Word], engines: [EngineIdentity] = [], chunks: [ChunkRecord] = [], duration: Double,
-                speechDetector: String? = nil) {
+                speechDetector: String? = nil, droppedWords: [Word] = [], wordsOverNoSpeech: Int = 0) {
         self.language = language
         self.words = words
         self.engines = engines
         self.chunks = chunks
         self.duration = duration
         self.speechDetector = speechDetector
+        self.droppedWords = droppedWords
+        self.wordsOverNoSpeech = wordsOverNoSpeech
     }
 
     /// Seconds of speech (word time) per tier.

@@ -49,6 +49,8 @@ public struct JSONWriter: SubtitleWriter {
         var quality: QualityReport
         var chunks: [ChunkRecord]
         var words: [Word]
+        /// Words heard over no speech and left out of the cues.
+        var droppedWords: [Word]
         var cues: [CueRecord]
     }
 
@@ -64,7 +66,7 @@ public struct JSONWriter: SubtitleWriter {
         let document = Document(
             language: transcript.language, duration: transcript.duration, tier: transcript.tier,
             basicShare: transcript.basicShare, engines: transcript.engines, speechDetector: transcript.speechDetector, settings: settings, quality: quality,
-            chunks: transcript.chunks, words: transcript.words,
+            chunks: transcript.chunks, words: transcript.words, droppedWords: transcript.droppedWords,
             cues: cues.enumerated().map { CueRecord(number: $0 + 1, startMs: $1.start, endMs: $1.end, lines: $1.lines, tier: $1.tier) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -44,13 +44,16 @@ public final class ChunkedTranscriber: @unchecked Sendable {
     }
 
     /// `speech`: the detector's regions when the caller already has them (they are computed once
-    /// per file, and language detection needs them too). Only one chunk's audio is in memory at a
+    /// per file, and language detection needs them too); words outside them are checked by the
+    /// hallucination guard. Only one chunk's audio is in memory at a
     /// time (without chunking, the whole audio is).
     public func transcribe(
         _ audio: any AudioSource, plan: TierPlan, speech: [SpeechRegion]? = nil, journal: TranscriptionJournal? = nil,
         cancellation: Cancellation = Cancellation(), progress: (ChunkProgress) -> Void = { _ in }
     ) throws -> Transcript {
-        let chunks = options.chunking ? try planner.plan(regions: speech ?? planner.detector.speechRegions(across: audio))
+        // The regions also check the words afterwards, chunked or not.
+        let regions = try speech ?? planner.detector.speechRegions(across: audio)
+        let chunks = options.chunking ? planner.plan(regions: regions)
             : [PlannedChunk(index: 0, start: audio.startTime, end: audio.endTime, keepFrom: nil, keepUntil: nil)]
         let total = chunks.reduce(0) { $0 + $1.duration }
         let previous = journal?.finished ?? [:]
@@ -79,12 +82,13 @@ public final class ChunkedTranscriber: @unchecked Sendable {
         for i in kept.indices.dropFirst() where chunks[i].start < chunks[i - 1].end {
             kept[i] = Self.withoutSeamDuplicates(kept[i], after: kept[i - 1])
         }
-        let words = kept.flatMap { $0 }.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
+        let checked = HallucinationGuard().check(kept.flatMap { $0 }.sorted { ($0.start, $0.end) < ($1.start, $1.end) }, speech: regions)
         // The engines (and models) that produced chunks, not every installed one of that name.
         let tiersUsed = Set(entries.compactMap { $0.record.outcome == .recognised ? $0.record.tier : nil })
         let identities = [Tier.modern, .basic].filter(tiersUsed.contains).compactMap { engines.engine($0, for: plan.language)?.identity }
-        return Transcript(language: plan.language, words: words, engines: identities, chunks: entries.map(\.record), duration: audio.duration,
-                          speechDetector: options.chunking ? planner.detector.name : nil)
+        return Transcript(language: plan.language, words: checked.kept, engines: identities, chunks: entries.map(\.record), duration: audio.duration,
+                          speechDetector: options.chunking ? planner.detector.name : nil,
+                          droppedWords: checked.dropped, wordsOverNoSpeech: checked.flagged)
     }
 
     private func recognise(_ chunk: PlannedChunk, of audio: any AudioSource, plan: TierPlan, cancellation: Cancellation) throws -> JournalEntry {

@@ -1,6 +1,7 @@
 import CapforgeCore
 import Foundation
 import Testing
+import TestSupport
 @testable import Speech
 
 /// The batch's transcription path with the real tiny.en Whisper and the real Silero model.

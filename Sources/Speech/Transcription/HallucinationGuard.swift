@@ -1,0 +1,140 @@
+import CapforgeCore
+
+/// Recognisers (Whisper above all) write fluent text over music, tones, noise and silence:
+/// "Music playing.", "Thank you.", "This is the end of this video." The speech detector's
+/// regions are the cross-check, with the word's own evidence as the second opinion:
+/// - a run of words outside every region is dropped when a second signal agrees (a word
+///   stretched beyond anything speakable, or an engine that barely believed it); it is kept and
+///   marked low-confidence when in doubt: when nothing else speaks against it, or when it runs
+///   straight into a few words of detected speech (real words whose times swallowed the music
+///   before them);
+/// - a stock phrase of Whisper's training captions ("you", "Thank you.") standing alone, far from
+///   any other words, is dropped unless the engine was sure of it.
+/// Whatever is dropped or marked is reported; nothing is silently shown or silently lost.
+public struct HallucinationGuard: Sendable {
+    /// A word is over speech when this share of it (or `enoughSpeech` seconds, for a word
+    /// whose start swallowed a pause) lies inside a detected region.
+    public var minimumSpeechShare = 0.25
+    public var enoughSpeech = 0.1
+    /// Raw confidence below this is the engine's own doubt about a word...
+    public var doubtfulWord = 0.1
+    /// ...and a run's mean below this its doubt about the run.
+    public var doubtfulRun = 0.6
+    /// A stock phrase alone is kept only with at least this raw confidence.
+    public var sureStockPhrase = 0.9
+    /// A run is alone when no other word is this close (seconds).
+    public var isolation = 3.0
+    /// The calibrated confidence given to a kept word over non-speech: below any sensible
+    /// low-confidence threshold, so writers colour it.
+    public static let flaggedConfidence = 0.05
+
+    public init() {}
+
+    public struct Verdict: Sendable, Equatable {
+        public var kept: [Word]
+        /// Words removed as heard over no speech.
+        public var dropped: [Word]
+        /// How many kept words lie over no speech (marked low-confidence).
+        public var flagged: Int
+    }
+
+    /// `words` in time order; `speech` the detector's regions, in order.
+    public func check(_ words: [Word], speech: [SpeechRegion]) -> Verdict {
+        var verdict = Verdict(kept: [], dropped: [], flagged: 0)
+        var index = 0
+        while index < words.count {
+            guard !isOverSpeech(words[index], speech) else {
+                verdict.kept.append(Self.isSpeakable(words[index]) ? words[index] : clipped(words[index], to: speech))
+                index += 1
+                continue
+            }
+            var end = index
+            while end < words.count, !isOverSpeech(words[end], speech) { end += 1 }
+            let run = words[index..<end]
+            let leadsIntoSpeech = runsIntoSpeech(run.last!, words[end...], speech)
+            let doubted = run.contains { !Self.isSpeakable($0) || $0.confidence < doubtfulWord } || meanConfidence(run) < doubtfulRun
+            if doubted && !leadsIntoSpeech {
+                verdict.dropped += run
+            } else {
+                verdict.kept += run.map { word in
+                    var flagged = word
+                    flagged.calibratedConfidence = min(word.score, Self.flaggedConfidence)
+                    return flagged
+                }
+                verdict.flagged += run.count
+            }
+            index = end
+        }
+        let (kept, stock) = withoutLoneStockPhrases(verdict.kept)
+        verdict.kept = kept
+        verdict.dropped = (verdict.dropped + stock).sorted { $0.start < $1.start }
+        return verdict
+    }
+
+    func isOverSpeech(_ word: Word, _ speech: [SpeechRegion]) -> Bool {
+        guard word.duration > 0 else { return speech.contains { $0.start <= word.start && word.start <= $0.end } }
+        let covered = speech.reduce(0.0) { $0 + max(0, min($1.end, word.end) - max($1.start, word.start)) }
+        return covered >= min(enoughSpeech, minimumSpeechShare * word.duration)
+    }
+
+    /// Whether detected speech of a few words follows `last` without a pause: what comes before
+    /// it is then more likely its mistimed start than an invention.
+    private func runsIntoSpeech(_ last: Word, _ following: ArraySlice<Word>, _ speech: [SpeechRegion]) -> Bool {
+        var previousEnd = last.end
+        var count = 0
+        for word in following {
+            guard word.start - previousEnd < 1, isOverSpeech(word, speech) else { break }
+            count += 1
+            previousEnd = word.end
+        }
+        return count >= 3
+    }
+
+    /// A real word stretched over the non-speech before or after it (Whisper's start times
+    /// swallow a music intro) is kept to the speech it covers.
+    func clipped(_ word: Word, to speech: [SpeechRegion]) -> Word {
+        let under = speech.filter { $0.end > word.start && $0.start < word.end }
+        guard let first = under.first, let last = under.last else { return word }
+        var word = word
+        word.start = max(word.start, first.start)
+        word.end = max(word.start, min(word.end, last.end))
+        return word
+    }
+
+    /// Phrases Whisper learnt from the captions of silent or musical stretches of its training
+    /// videos and writes where it hears no words.
+    static let stockPhrases: Set<String> = [
+        "you", "thank you", "thanks", "thank you very much", "thanks for watching", "thank you for watching",
+        "bye", "bye bye", "music", "music playing", "applause", "laughter", "silence",
+    ]
+
+    private func withoutLoneStockPhrases(_ words: [Word]) -> (kept: [Word], dropped: [Word]) {
+        // Groups of words less than a second apart.
+        var groups: [[Word]] = []
+        for word in words {
+            if let last = groups.last?.last, word.start - last.end < 1 { groups[groups.count - 1].append(word) } else { groups.append([word]) }
+        }
+        var kept: [Word] = [], dropped: [Word] = []
+        for (i, group) in groups.enumerated() {
+            let alone = (i == 0 || group.first!.start - groups[i - 1].last!.end >= isolation)
+                && (i == groups.count - 1 || groups[i + 1].first!.start - group.last!.end >= isolation)
+            let phrase = group.map { $0.text.lowercased().filter { $0.isLetter || $0 == " " } }.joined(separator: " ")
+            if alone, Self.stockPhrases.contains(phrase), meanConfidence(group[...]) < sureStockPhrase {
+                dropped += group
+            } else {
+                kept += group
+            }
+        }
+        return (kept, dropped)
+    }
+
+    private func meanConfidence(_ run: ArraySlice<Word>) -> Double {
+        run.isEmpty ? 1 : run.reduce(0) { $0 + $1.confidence } / Double(run.count)
+    }
+
+    /// A word no one takes longer than this to say: 1.5 s plus 0.15 s a letter (a drawn-out
+    /// "so…" stays, a 17-second "Music" does not).
+    static func isSpeakable(_ word: Word) -> Bool {
+        word.duration <= 1.5 + 0.15 * Double(word.text.filter { $0.isLetter || $0.isNumber }.count)
+    }
+}

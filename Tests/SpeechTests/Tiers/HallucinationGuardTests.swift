@@ -1,0 +1,66 @@
+import CapforgeCore
+import Testing
+@testable import Speech
+
+@Suite struct HallucinationGuardTests {
+    let guardian = HallucinationGuard()
+
+    private func word(_ text: String, _ start: Double, _ end: Double, _ confidence: Double = 0.9) -> Word {
+        Word(text: text, start: start, end: end, confidence: confidence, calibratedConfidence: confidence, tier: .modern, engine: "whisper")
+    }
+
+    @Test func wordsOverSpeechStay() {
+        let words = [word("he", 1.0, 1.2), word("was", 1.2, 1.5), word("not", 1.6, 1.9)]
+        let verdict = guardian.check(words, speech: [SpeechRegion(start: 0.8, end: 2.0)])
+        #expect(verdict == HallucinationGuard.Verdict(kept: words, dropped: [], flagged: 0))
+    }
+
+    @Test func textStretchedOverMusicIsDropped() {
+        // "Music playing." across 25 s with no speech detected anywhere.
+        let words = [word("Music", 0.0, 8.3, 0.84), word("playing.", 8.3, 24.8, 0.93)]
+        let verdict = guardian.check(words, speech: [])
+        #expect(verdict.kept.isEmpty)
+        #expect(verdict.dropped == words)
+    }
+
+    @Test func aSentenceTheEngineDoubtedOverNoSpeechIsDropped() {
+        let words = [word("I'm", 0.0, 0.4, 0.46), word("not", 0.4, 0.8, 0.14), word("sure", 0.8, 1.3, 0.55), word("why.", 1.3, 1.9, 0.5)]
+        #expect(guardian.check(words, speech: [SpeechRegion(start: 10, end: 12)]).dropped == words)
+    }
+
+    @Test func confidentSpeakableWordsOverNoSpeechAreKeptAndMarked() {
+        // Quiet speech the detector missed: kept, but every writer colours it.
+        let words = [word("come", 5.0, 5.3, 0.95), word("here", 5.3, 5.6, 0.92)]
+        let verdict = guardian.check(words, speech: [SpeechRegion(start: 0, end: 2)])
+        #expect(verdict.dropped.isEmpty && verdict.flagged == 2)
+        #expect(verdict.kept.map(\.text) == ["come", "here"])
+        #expect(verdict.kept.allSatisfy { $0.score <= HallucinationGuard.flaggedConfidence })
+    }
+
+    @Test func mistimedWordsThatRunIntoSpeechAreKeptAndMarked() {
+        // Whisper spread the first words of a reading over the music before it.
+        let words = [word("And", 1.2, 1.6), word("Mr.", 1.6, 4.3), word("John", 4.3, 6.5), word("Dashwood", 6.5, 10.8),
+                     word("had", 10.8, 11.9), word("then", 12.2, 12.6), word("leisure", 12.6, 13.1), word("to", 13.1, 13.3)]
+        let verdict = guardian.check(words, speech: [SpeechRegion(start: 12.0, end: 14.0)])
+        #expect(verdict.dropped.isEmpty)
+        #expect(verdict.kept.count == 8 && verdict.flagged == 5)
+    }
+
+    @Test func aStockPhraseAloneIsDroppedUnlessTheEngineWasSure() {
+        let speech = [SpeechRegion(start: 9, end: 11), SpeechRegion(start: 20, end: 22)]
+        let doubted = guardian.check([word("you", 9.3, 10.8, 0.62)], speech: speech)
+        #expect(doubted.kept.isEmpty && doubted.dropped.map(\.text) == ["you"])
+        let sure = guardian.check([word("Thank", 20.1, 20.4, 0.97), word("you.", 20.4, 20.8, 0.95)], speech: speech)
+        #expect(sure.kept.count == 2 && sure.dropped.isEmpty)
+        // In the middle of a sentence "thank you" is just words.
+        let amongWords = [word("well", 8.0, 8.3), word("thank", 9.1, 9.4, 0.5), word("you", 9.4, 9.7, 0.5), word("all", 10.0, 10.2)]
+        #expect(guardian.check(amongWords, speech: speech).dropped.isEmpty)
+    }
+
+    @Test func aWordWhoseStartSwallowedTheIntroIsClippedToItsSpeech() {
+        let verdict = guardian.check([word("And", 1.0, 12.3), word("so", 12.3, 12.5), word("on", 12.5, 12.8), word("it", 12.8, 13.0)],
+                                     speech: [SpeechRegion(start: 11.9, end: 14)])
+        #expect(verdict.kept.first?.start == 11.9 && verdict.kept.first?.end == 12.3)
+        #expect(verdict.dropped.isEmpty && verdict.flagged == 0)
+    }
+}
