@@ -19,6 +19,8 @@ public struct BatchSettings: Sendable, Codable, Equatable {
     public var burn: BurnSettings?
     /// nil: the notice in the caption language (`QualityNotice`).
     public var noticeText: String?
+    /// Words whose calibrated confidence is below this are marked low-confidence.
+    public var lowConfidence = Confidence.defaultThreshold
     public var transcription = TranscriptionOptions()
 
     public init() {}
@@ -51,6 +53,8 @@ public struct FileResult: Sendable, Codable, Equatable {
     public var words: Int?
     public var cues: Int?
     public var violations: Int?
+    /// Share of words marked low-confidence, 0...1.
+    public var lowConfidenceShare: Double?
     public var seconds: Double
     public var outputs: [String]
     public var warnings: [String]

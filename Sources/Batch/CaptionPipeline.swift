@@ -126,11 +126,11 @@ public final class CaptionPipeline: @unchecked Sendable {
             }
             let built = try CueBuilder(profile: settings.profile, fps: fps, language: plan.language).build(words: transcript.words)
             let rules = try CueRules(profile: settings.profile, framesPerSecond: fps)
-            let quality = QualityReport(cues: built.cues, words: transcript.words, rules: rules, lowConfidenceThreshold: ASSWriter.defaultLowConfidence)
+            let quality = QualityReport(cues: built.cues, words: transcript.words, rules: rules, lowConfidenceThreshold: settings.lowConfidence)
 
             emit(.stage(input: input, stage: .write, fraction: 0))
             let video = VideoSize(width: probe.video?.displayWidth ?? 1920, height: probe.video?.displayHeight ?? 1080)
-            let ass = ASSWriter(cues: built.cues, transcript: transcript, video: video, style: style,
+            let ass = ASSWriter(cues: built.cues, transcript: transcript, video: video, style: style, lowConfidenceThreshold: settings.lowConfidence,
                                 noticeText: settings.noticeText ?? QualityNotice.text(for: plan.language))
             for format in settings.formats {
                 let url = layout.subtitle(for: input, language: plan.language, format: format)
@@ -140,7 +140,8 @@ public final class CaptionPipeline: @unchecked Sendable {
                 case .vtt: writer = WebVTTWriter(cues: built.cues, transcript: transcript)
                 case .ass: writer = ass
                 case .json:
-                    let captionSettings = CaptionSettings(profile: settings.profile, framesPerSecond: fps, style: settings.style)
+                    let captionSettings = CaptionSettings(profile: settings.profile, framesPerSecond: fps, style: settings.style,
+                                                          lowConfidenceThreshold: settings.lowConfidence)
                     writer = JSONWriter(transcript: transcript, cues: built.cues, settings: captionSettings, quality: quality)
                 }
                 try writer.write(to: url, policy: policy)
@@ -153,6 +154,7 @@ public final class CaptionPipeline: @unchecked Sendable {
             result.words = transcript.words.count
             result.cues = built.cues.count
             result.violations = built.violations.count
+            result.lowConfidenceShare = quality.lowConfidenceShare
             result.chunks = transcript.chunks
             result.cueMarks = built.cues.map { cue in
                 FileResult.CueMark(start: Double(cue.start) / 1000, end: Double(cue.end) / 1000, tier: cue.tier,

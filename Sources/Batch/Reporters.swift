@@ -34,7 +34,7 @@ public final class JSONLinesReporter: BatchReporter {
         case .fileFinished(_, let result):
             object = ["event": result.status == .failed ? "file-failed" : (result.status == .skipped ? "file-skipped" : "file-done"),
                       "file": result.path, "outputs": result.outputs, "tier": result.tier?.rawValue,
-                      "basicShare": result.basicShare, "language": result.language, "error": result.error,
+                      "basicShare": result.basicShare, "lowConfidenceShare": result.lowConfidenceShare, "language": result.language, "error": result.error,
                       "warnings": result.warnings, "seconds": result.seconds]
         case .batchFinished(let results, let interrupted, let seconds):
             object = ["event": "batch-finished", "done": results.filter { $0.status == .done }.count,
@@ -187,6 +187,11 @@ public enum Format {
     static func duration(_ seconds: Double) -> String {
         let s = Int(seconds.rounded())
         return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+    }
+
+    /// "12%", or "-" when there is nothing to count.
+    static func percent(_ share: Double?) -> String {
+        share.map { String(format: "%.0f%%", $0 * 100) } ?? "-"
     }
 
     static func seconds(_ value: Double) -> String {

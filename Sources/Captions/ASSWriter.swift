@@ -16,19 +16,17 @@ public struct VideoSize: Sendable, Equatable, Codable {
 /// would blow fonts up), basic-tier cues in the `Basic` style, a `Notice` event while any
 /// basic-tier speech exists, and low-confidence words coloured.
 public struct ASSWriter: SubtitleWriter {
-    /// Words scoring below this (calibrated when known) are coloured.
-    public static let defaultLowConfidence = 0.5
-
     public var cues: [Cue]
     public var transcript: Transcript
     public var video: VideoSize
     public var style: StyleSheet
+    /// Words scoring below this (calibrated when known) are coloured.
     public var lowConfidenceThreshold: Double
     public var noticeText: String
 
     public init(
         cues: [Cue], transcript: Transcript, video: VideoSize, style: StyleSheet,
-        lowConfidenceThreshold: Double = defaultLowConfidence, noticeText: String = QualityNotice.english
+        lowConfidenceThreshold: Double = Confidence.defaultThreshold, noticeText: String = QualityNotice.english
     ) {
         self.cues = cues
         self.transcript = transcript

@@ -9,7 +9,7 @@ public struct CaptionSettings: Codable, Sendable, Equatable {
     public var lowConfidenceThreshold: Double
 
     public init(profile: CaptionProfile, framesPerSecond: Double?, style: String? = nil,
-                lowConfidenceThreshold: Double = ASSWriter.defaultLowConfidence) {
+                lowConfidenceThreshold: Double = Confidence.defaultThreshold) {
         self.profile = profile
         self.framesPerSecond = framesPerSecond
         self.style = style

@@ -37,7 +37,7 @@ public enum Lint {
         let rules = try CueRules(profile: profile, framesPerSecond: fps)
         let document = try SubtitleReader.read(fileAt: url)
         let violations = rules.violations(in: document.cues)
-        let quality = QualityReport(cues: document.cues, words: [], rules: rules, lowConfidenceThreshold: ASSWriter.defaultLowConfidence)
+        let quality = QualityReport(cues: document.cues, words: [], rules: rules, lowConfidenceThreshold: Confidence.defaultThreshold)
         return LintReport(file: url, document: document, profile: profile, framesPerSecond: rules.timing.framesPerSecond,
                           violations: violations, quality: quality)
     }

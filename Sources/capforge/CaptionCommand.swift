@@ -21,7 +21,8 @@ private let batchOptions: [Option] = [
     Option("vocab", value: "FILE", help: "terms (one per line) to prompt Whisper with and to fix spelling in every tier"),
     Option("model", value: "PATH", help: "use this ggml Whisper model instead of the installed ones"),
     Option("precise-timing", help: "DTW word timing (slower, tighter word starts)"),
-    Option("deadline-factor", value: "X", help: "a chunk may take X times its length before it falls back (default 3)"),
+    Option("deadline-factor", value: "X", help: "a chunk may take X times its length before it falls back (default 3; never less than 20 s)"),
+    Option("low-confidence", value: "P", help: "mark words whose calibrated confidence is below P, 0-1 (default \(Confidence.defaultThreshold))"),
     Option("no-chunking", help: "recognise each file in one piece (no VAD chunks, no per-chunk fallback); for comparisons"),
     Option("quiet", short: "q", help: "print only the summary and errors"),
     Option("verbose", short: "v", help: "print every stage and chunk; show library warnings"),
@@ -101,6 +102,12 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
             throw UsageError.invalidValue(option: "deadline-factor", value: factor, reason: "a number above 0 and at most 1000")
         }
         settings.transcription.deadlineFactor = x
+    }
+    if let threshold = args.value("low-confidence") {
+        guard let p = Double(threshold), (0...1).contains(p) else {
+            throw UsageError.invalidValue(option: "low-confidence", value: threshold, reason: "a number from 0 to 1")
+        }
+        settings.lowConfidence = p
     }
     settings.transcription.glossary = settings.glossary
     settings.transcription.chunking = !args.flag("no-chunking")

@@ -115,6 +115,9 @@ import Testing
                   "tier" : "modern"
                 }
               ],
+              "droppedWords" : [
+
+              ],
               "duration" : 1,
               "engines" : [
                 {

@@ -109,7 +109,7 @@ public final class ChunkedTranscriber: @unchecked Sendable {
                     words += try engine.transcribe(try audio.slice(from: first.start, to: chunk.end), language: plan.language,
                                                    cancellation: deadline(chunk.end - first.start))
                 }
-                return .success(finish(words.sorted { ($0.start, $0.end) < ($1.start, $1.end) }, in: chunk))
+                return .success(finish(words.sorted { ($0.start, $0.end) < ($1.start, $1.end) }, in: chunk, producedBy: engine.identity))
             } catch {
                 return .failure(error)
             }
@@ -189,7 +189,7 @@ public final class ChunkedTranscriber: @unchecked Sendable {
 
     /// Keeps the chunk's own words (overlaps are de-duplicated by time), calibrated and
     /// glossary-corrected.
-    private func finish(_ words: [Word], in chunk: PlannedChunk) -> [Word] {
-        options.glossary.apply(to: calibration.apply(to: words.filter(chunk.keeps)))
+    private func finish(_ words: [Word], in chunk: PlannedChunk, producedBy identity: EngineIdentity) -> [Word] {
+        options.glossary.apply(to: calibration.apply(to: words.filter(chunk.keeps), producedBy: identity))
     }
 }

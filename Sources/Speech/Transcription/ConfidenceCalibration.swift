@@ -65,7 +65,10 @@ public struct ConfidenceCalibration: Sendable, Equatable, Codable {
     }
 }
 
-/// Calibrations by engine name.
+/// Calibrations by engine and model: "whisper/tiny.en" is not "whisper/base" (a larger model
+/// is right more often at the same raw confidence). A key without a model ("vosk") covers every
+/// model of that engine. A model with no entry is unmeasured: its raw confidence is used as is
+/// and reports say so, rather than borrowing another model's map.
 public struct CalibrationTable: Sendable, Equatable, Codable {
     public var engines: [String: ConfidenceCalibration]
 
@@ -73,12 +76,18 @@ public struct CalibrationTable: Sendable, Equatable, Codable {
         self.engines = engines
     }
 
-    public subscript(engine: String) -> ConfidenceCalibration { engines[engine] ?? .unmeasured }
+    public static func key(_ identity: EngineIdentity) -> String { "\(identity.engine)/\(identity.model)" }
 
-    public func apply(to words: [Word]) -> [Word] {
-        words.map { word in
+    public subscript(identity identity: EngineIdentity) -> ConfidenceCalibration {
+        engines[Self.key(identity)] ?? engines[identity.engine] ?? .unmeasured
+    }
+
+    /// `words` as produced by the engine and model `identity`.
+    public func apply(to words: [Word], producedBy identity: EngineIdentity) -> [Word] {
+        let calibration = self[identity: identity]
+        return words.map { word in
             var calibrated = word
-            calibrated.calibratedConfidence = self[word.engine](word.confidence)
+            calibrated.calibratedConfidence = calibration(word.confidence)
             return calibrated
         }
     }

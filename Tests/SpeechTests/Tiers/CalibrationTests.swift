@@ -28,7 +28,21 @@ import Testing
         #expect(!ConfidenceCalibration.unmeasured.measured)
         #expect(ConfidenceCalibration.unmeasured(0.37) == 0.37)
         let word = Word(text: "x", start: 0, end: 1, confidence: 0.4, tier: .basic, engine: "unknown")
-        #expect(CalibrationTable(engines: [:]).apply(to: [word]).first?.calibratedConfidence == 0.4)
+        #expect(CalibrationTable(engines: [:]).apply(to: [word], producedBy: EngineIdentity(engine: "unknown", tier: .basic, model: "m"))
+            .first?.calibratedConfidence == 0.4)
+    }
+
+    @Test func calibrationIsChosenByEngineAndModel() {
+        let halve = ConfidenceCalibration(points: [.init(raw: 0, calibrated: 0), .init(raw: 1, calibrated: 0.5)], measured: true, note: "tiny")
+        let table = CalibrationTable(engines: ["whisper/tiny.en": halve])
+        let word = Word(text: "x", start: 0, end: 1, confidence: 0.8, tier: .modern, engine: "whisper")
+        func calibrated(_ model: String) -> Double? {
+            table.apply(to: [word], producedBy: EngineIdentity(engine: "whisper", tier: .modern, model: model)).first?.calibratedConfidence
+        }
+        #expect(calibrated("tiny.en") == 0.4)
+        // Another model is not measured by tiny.en's map: its raw confidence stands, marked unmeasured.
+        #expect(calibrated("large-v3") == 0.8)
+        #expect(!table[identity: EngineIdentity(engine: "whisper", tier: .modern, model: "large-v3")].measured)
     }
 
     @Test func glossaryFixesCaseAndSpelling() {
