@@ -45,8 +45,9 @@ import Testing
     }
 
     @Test func ass() throws {
+        // The threshold is pinned: this checks the format, not the default's value.
         let writer = ASSWriter(cues: Fixtures.mixedCues, transcript: Fixtures.mixedTranscript,
-                               video: VideoSize(width: 1280, height: 720), style: try Fixtures.goldenStyle())
+                               video: VideoSize(width: 1280, height: 720), style: try Fixtures.goldenStyle(), lowConfidenceThreshold: 0.5)
         #expect(writer.render() == """
             [Script Info]
             ; Capforge captions
