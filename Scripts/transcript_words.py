@@ -124,6 +124,12 @@ def word_correctness(output_words, reference_text):
     return [(output_words[i], ok) for i, ok in right.items()]
 
 
+def corpus_seconds(sources_tsv, split):
+    """Seconds of audio in one half of the held-out corpus, from its SOURCES.tsv."""
+    rows = [line.split("\t") for line in sources_tsv.read_text().splitlines()[1:]]
+    return sum(float(row[6]) for row in rows if row[1] == split)
+
+
 def capforge_json(capforge, media, out, options):
     """Runs `capforge caption` on `media` (paths) into `out`: {path: its JSON document}."""
     subprocess.run([str(capforge), "caption", *map(str, media), "--formats", "json", "--force", "-q",
