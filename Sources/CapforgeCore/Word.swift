@@ -25,10 +25,12 @@ public struct Word: Codable, Sendable, Equatable, Hashable {
     public var calibratedConfidence: Double?
     public var tier: Tier
     public var engine: String
+    /// What the engine said about the word besides `confidence`, when it says more.
+    public var evidence: WordEvidence?
 
     public init(
         text: String, start: Double, end: Double, confidence: Double,
-        calibratedConfidence: Double? = nil, tier: Tier, engine: String
+        calibratedConfidence: Double? = nil, tier: Tier, engine: String, evidence: WordEvidence? = nil
     ) {
         self.text = text
         self.start = start
@@ -37,10 +39,27 @@ public struct Word: Codable, Sendable, Equatable, Hashable {
         self.calibratedConfidence = calibratedConfidence
         self.tier = tier
         self.engine = engine
+        self.evidence = evidence
     }
 
     public var duration: Double { end - start }
 
     /// The confidence to judge this word by: calibrated when available.
     public var score: Double { calibratedConfidence ?? confidence }
+}
+
+/// A decoder's token-level view of one word. The mean token probability alone hides a word
+/// whose one piece the decoder doubted, and a word inside a segment it doubted throughout.
+public struct WordEvidence: Codable, Sendable, Equatable, Hashable {
+    /// The least probable of the word's tokens.
+    public var minimumTokenProbability: Double
+    public var tokenCount: Int
+    /// Mean log-probability of the text tokens of the word's segment (Whisper's avg_logprob).
+    public var segmentLogProbability: Double
+
+    public init(minimumTokenProbability: Double, tokenCount: Int, segmentLogProbability: Double) {
+        self.minimumTokenProbability = minimumTokenProbability
+        self.tokenCount = tokenCount
+        self.segmentLogProbability = segmentLogProbability
+    }
 }

@@ -36,10 +36,9 @@ enum RepetitionGuard {
         var backedOccurrences: Int
     }
 
-    /// The first loop, or nil when there is none.
-    static func firstLoop(in segments: [DecodedSegment], endOfText: Int32, audio: LoudnessEnvelope) -> Loop? {
+    /// The first loop, or nil when there is none. `bursts`: the audio's, from `LoudnessEnvelope`.
+    static func firstLoop(in segments: [DecodedSegment], endOfText: Int32, bursts: [Range<Int64>]) -> Loop? {
         let words = flattened(segments, endOfText: endOfText)
-        let bursts = audio.bursts()
         let phraseLoop = runs(in: words.map { normalisedKey($0.tokens) }).lazy.compactMap { run -> Loop? in
             let backed = supported(run, words: words, bursts: bursts)
             guard backed.contains(false) else { return nil }
@@ -59,14 +58,13 @@ enum RepetitionGuard {
     /// The segments with token runs cut to one token and, in every looping run, only the
     /// occurrences the audio backs (at least the first); special tokens are dropped (they carry
     /// no words) and segments left without words disappear.
-    static func collapsed(_ segments: [DecodedSegment], endOfText: Int32, audio: LoudnessEnvelope) -> [DecodedSegment] {
+    static func collapsed(_ segments: [DecodedSegment], endOfText: Int32, bursts: [Range<Int64>]) -> [DecodedSegment] {
         var result = segments.map { segment in
             var segment = segment
             segment.tokens = withoutTokenRuns(segment.tokens.filter { $0.id < endOfText })
             return segment
         }
         let words = flattened(result, endOfText: endOfText)
-        let bursts = audio.bursts()
         var dropped = Set<Int>()
         for run in runs(in: words.map { normalisedKey($0.tokens) }) {
             var backed = supported(run, words: words, bursts: bursts)

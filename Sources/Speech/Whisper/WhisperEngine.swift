@@ -58,23 +58,23 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
         var segments = try decode(audio.samples, language: requested, redecoding: false, cancellation: cancellation, began: began)
         let languageCode = requested == "auto" ? WhisperLanguages.code(of: context.decodedLanguageID) ?? "en" : requested
         var redecoded = 0
-        let loudness = LoudnessEnvelope(audio.samples[...])
+        let bursts = LoudnessEnvelope(audio.samples[...]).bursts()
         // Occurrences the audio backs are speech; the copies beyond them are cut. A loop that
         // hides what was said (one occurrence or none backed) is decoded again; a re-decode may
         // loop again or form a new loop with its neighbours, so the passes are bounded, and
         // whatever still loops after them is cut to what the audio backs.
-        while redecoded <= segments.count, let loop = RepetitionGuard.firstLoop(in: segments, endOfText: endOfText, audio: loudness) {
+        while redecoded <= segments.count, let loop = RepetitionGuard.firstLoop(in: segments, endOfText: endOfText, bursts: bursts) {
             let span = Array(segments[loop.segments])
             if loop.backedOccurrences >= 2 {
-                segments.replaceSubrange(loop.segments, with: RepetitionGuard.collapsed(span, endOfText: endOfText, audio: loudness))
+                segments.replaceSubrange(loop.segments, with: RepetitionGuard.collapsed(span, endOfText: endOfText, bursts: bursts))
                 continue
             }
             redecoded += 1
             let again = try redecode(span, of: audio.samples, language: languageCode, cancellation: cancellation, began: began)
-            segments.replaceSubrange(loop.segments, with: RepetitionGuard.collapsed(again, endOfText: endOfText, audio: loudness))
+            segments.replaceSubrange(loop.segments, with: RepetitionGuard.collapsed(again, endOfText: endOfText, bursts: bursts))
         }
-        if RepetitionGuard.firstLoop(in: segments, endOfText: endOfText, audio: loudness) != nil {
-            segments = RepetitionGuard.collapsed(segments, endOfText: endOfText, audio: loudness)
+        if RepetitionGuard.firstLoop(in: segments, endOfText: endOfText, bursts: bursts) != nil {
+            segments = RepetitionGuard.collapsed(segments, endOfText: endOfText, bursts: bursts)
         }
         segments.removeAll { !NoSpeechFilter.keeps($0, samples: audio.samples) }
 

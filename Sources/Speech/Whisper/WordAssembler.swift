@@ -41,7 +41,9 @@ enum WordAssembler {
         for segment in segments {
             let low = origin + seconds(segment.start)
             let high = max(low, min(audioEnd, origin + seconds(segment.end)))
-            for group in group(segment.tokens, endOfText: endOfText) {
+            let groups = group(segment.tokens, endOfText: endOfText)
+            let segmentLogProbability = meanLogProbability(groups.joined())
+            for group in groups {
                 defer { previousEmission = group.last!.dtwTime }
                 let text = text(of: group)
                 guard !text.isEmpty else { continue }
@@ -57,10 +59,21 @@ enum WordAssembler {
                 let start = min(high, max(floor, origin + seconds(rawStart)))
                 let end = min(high, max(start, words.last?.end ?? start, origin + seconds(group.last!.end)))
                 let confidence = group.map { Double($0.probability) }.reduce(0, +) / Double(group.count)
-                words.append(Word(text: text, start: start, end: end, confidence: confidence, tier: .modern, engine: "whisper"))
+                let evidence = WordEvidence(
+                    minimumTokenProbability: Double(group.map(\.probability).min()!), tokenCount: group.count,
+                    segmentLogProbability: segmentLogProbability)
+                words.append(Word(
+                    text: text, start: start, end: end, confidence: confidence, tier: .modern, engine: "whisper",
+                    evidence: evidence))
             }
         }
         return words
+    }
+
+    private static func meanLogProbability<Tokens: Collection<DecodedToken>>(_ tokens: Tokens) -> Double {
+        guard !tokens.isEmpty else { return 0 }
+        // A probability of exactly 0 would make the mean -inf; whisper never samples one, but clamp.
+        return tokens.map { log(max(Double($0.probability), 1e-10)) }.reduce(0, +) / Double(tokens.count)
     }
 
     private static func seconds(_ centiseconds: Int64) -> Double { Double(centiseconds) / 100 }

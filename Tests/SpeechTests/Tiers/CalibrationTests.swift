@@ -1,4 +1,5 @@
 import CapforgeCore
+import Foundation
 import Speech
 import Testing
 
@@ -43,6 +44,26 @@ import Testing
         // Another model is not measured by tiny.en's map: its raw confidence stands, marked unmeasured.
         #expect(calibrated("large-v3") == 0.8)
         #expect(!table[identity: EngineIdentity(engine: "whisper", tier: .modern, model: "large-v3")].measured)
+    }
+
+    @Test func evidenceCombinationScoresTheWordsEvidence() {
+        // Only the least token probability counts here: score = sigmoid(2 + log(min p)).
+        let combination = EvidenceCombination(
+            intercept: 2, logMeanProbability: 0, logMinimumProbability: 1, segmentLogProbability: 0, tokenCount: 0,
+            logSecondsPerLetter: 0)
+        let identity = ConfidenceCalibration(points: ConfidenceCalibration.unmeasured.points, combination: combination, measured: true, note: "t")
+        func word(minimum: Double?) -> Word {
+            Word(text: "rhopa", start: 0, end: 0.5, confidence: 0.9, tier: .modern, engine: "whisper",
+                 evidence: minimum.map { WordEvidence(minimumTokenProbability: $0, tokenCount: 2, segmentLogProbability: -0.2) })
+        }
+        let sure = identity(word(minimum: 0.9)), doubted = identity(word(minimum: 0.05))
+        #expect(abs(sure - 1 / (1 + exp(-(2 + log(0.9))))) < 1e-9)
+        #expect(doubted < 0.5 && sure > 0.85, "one doubtful token pulls a confident-on-average word down")
+        #expect(identity(word(minimum: nil)) == 0.9, "a word without evidence is mapped by its raw confidence")
+        // The shipped Whisper calibrations use evidence; PocketSphinx, which gives none, does not.
+        #expect(MeasuredCalibration.table.engines["whisper/tiny.en"]?.combination != nil)
+        #expect(MeasuredCalibration.table.engines["whisper/base"]?.combination != nil)
+        #expect(MeasuredCalibration.table.engines["pocketsphinx/en-us"]?.combination == nil)
     }
 
     @Test func glossaryFixesCaseAndSpelling() {

@@ -29,6 +29,12 @@ import Testing
         #expect(abs(words[2].confidence - 0.7) < 1e-6)
         #expect(words[2].end == 11.25)
         #expect(words.allSatisfy { $0.tier == .modern && $0.engine == "whisper" })
+        // The evidence: café's doubtful middle piece, and the segment's mean log-probability
+        // over its six text tokens (special tokens are not text).
+        #expect(words[0].evidence?.tokenCount == 3 && words[1].evidence?.tokenCount == 1)
+        #expect(abs((words[0].evidence?.minimumTokenProbability ?? 0) - 0.6) < 1e-6)
+        let segmentLogProbability = [0.8, 0.6, 0.7, 0.9, 0.9, 0.5].map { log($0) }.reduce(0, +) / 6
+        #expect(words.allSatisfy { abs(($0.evidence?.segmentLogProbability ?? 0) - segmentLogProbability) < 1e-6 })
     }
 
     @Test func hybridTimingStartsAfterThePreviousWordWasEmitted() {
@@ -76,8 +82,9 @@ import Testing
 
     private func words(_ text: String) -> [String] { text.split(separator: " ").map(String.init) }
 
-    /// Audio of `length` cs: a 200 Hz tone where `sounds` says (cs ranges), digital silence elsewhere.
-    private func audio(length: Int64, sounds: [Range<Int64>]) -> LoudnessEnvelope {
+    /// The bursts of audio of `length` cs: a 200 Hz tone where `sounds` says (cs ranges),
+    /// digital silence elsewhere.
+    private func audio(length: Int64, sounds: [Range<Int64>]) -> [Range<Int64>] {
         let perCs = MonoAudio.sampleRate / 100
         var samples = [Float](repeating: 0, count: Int(length) * perCs)
         for sound in sounds {
@@ -85,7 +92,7 @@ import Testing
                 samples[i] = 0.3 * Float(sin(2 * Double.pi * 200 * Double(i) / Double(MonoAudio.sampleRate)))
             }
         }
-        return LoudnessEnvelope(samples[...])
+        return LoudnessEnvelope(samples[...]).bursts()
     }
 
     private func text(_ segments: [DecodedSegment]) -> [String] {
@@ -96,18 +103,18 @@ import Testing
         // Sound only under the first "and then he said" (0–120 cs) and "it" (360–390 cs).
         let looping = segment(words("and then he said and then he said and then he said it"))
         let heard = audio(length: 400, sounds: [10..<110, 362..<388])
-        #expect(RepetitionGuard.firstLoop(in: [looping], endOfText: Self.eot, audio: heard)
+        #expect(RepetitionGuard.firstLoop(in: [looping], endOfText: Self.eot, bursts: heard)
             == RepetitionGuard.Loop(segments: 0..<1, backedOccurrences: 1))
-        #expect(text(RepetitionGuard.collapsed([looping], endOfText: Self.eot, audio: heard)) == ["and", "then", "he", "said", "it"])
+        #expect(text(RepetitionGuard.collapsed([looping], endOfText: Self.eot, bursts: heard)) == ["and", "then", "he", "said", "it"])
     }
 
     @Test func aPhraseSaidThreeTimesWithItsOwnSoundEachTimeIsKept() {
         let repeated = segment(words("thank you thank you thank you"))
         let heard = audio(length: 200, sounds: [5..<50, 65..<110, 125..<170])
-        #expect(RepetitionGuard.firstLoop(in: [repeated], endOfText: Self.eot, audio: heard) == nil)
+        #expect(RepetitionGuard.firstLoop(in: [repeated], endOfText: Self.eot, bursts: heard) == nil)
         // The same text over one stretch of sound: the copies have no sound of their own.
         let oneUtterance = audio(length: 200, sounds: [5..<50])
-        #expect(RepetitionGuard.firstLoop(in: [repeated], endOfText: Self.eot, audio: oneUtterance)?.backedOccurrences == 1)
+        #expect(RepetitionGuard.firstLoop(in: [repeated], endOfText: Self.eot, bursts: oneUtterance)?.backedOccurrences == 1)
     }
 
     @Test func copiesCompressedIntoNoTimeOrAtTheSameMomentAreALoop() {
@@ -117,21 +124,21 @@ import Testing
             repeated.tokens.append(WordAssemblyTests.token(repeated.tokens[i % 2].id, " " + ["go", "forward"][i % 2], t, t + 1))
         }
         let heard = audio(length: 130, sounds: [5..<55, 65..<115, 119..<125])
-        let loop = RepetitionGuard.firstLoop(in: [repeated], endOfText: Self.eot, audio: heard)
+        let loop = RepetitionGuard.firstLoop(in: [repeated], endOfText: Self.eot, bursts: heard)
         #expect(loop?.backedOccurrences == 2)
-        #expect(text(RepetitionGuard.collapsed([repeated], endOfText: Self.eot, audio: heard)) == ["go", "forward", "go", "forward"])
+        #expect(text(RepetitionGuard.collapsed([repeated], endOfText: Self.eot, bursts: heard)) == ["go", "forward", "go", "forward"])
         // Three copies at exactly the same moment, with sound enough for all three around them.
         let same = [segment(words("one more time")), segment(words("one more time")), segment(words("one more time"))]
-        #expect(RepetitionGuard.firstLoop(in: same, endOfText: Self.eot, audio: audio(length: 300, sounds: [0..<80, 100..<180, 200..<290]))?
+        #expect(RepetitionGuard.firstLoop(in: same, endOfText: Self.eot, bursts: audio(length: 300, sounds: [0..<80, 100..<180, 200..<290]))?
             .backedOccurrences == 1)
     }
 
     @Test func ordinarySpeechAndShortRepeatsAreNotLoops() {
         let silence = audio(length: 600, sounds: [])
         let normal = segment(words("he was not an ill disposed young man"))
-        #expect(RepetitionGuard.firstLoop(in: [normal], endOfText: Self.eot, audio: silence) == nil)
+        #expect(RepetitionGuard.firstLoop(in: [normal], endOfText: Self.eot, bursts: silence) == nil)
         let emphatic = segment(words("no no no please said it twice said it twice"))
-        #expect(RepetitionGuard.firstLoop(in: [emphatic, normal], endOfText: Self.eot, audio: silence) == nil)
+        #expect(RepetitionGuard.firstLoop(in: [emphatic, normal], endOfText: Self.eot, bursts: silence) == nil)
     }
 
     @Test func theSameSegmentOverAndOverIsALoopAcrossSegments() {
@@ -140,8 +147,8 @@ import Testing
             + [segment(["the", "end"], at: 760)]
         // Sound under the opening, the first copy of the sentence and the end only.
         let heard = audio(length: 850, sounds: [0..<85, 95..<295, 762..<818])
-        #expect(RepetitionGuard.firstLoop(in: segments, endOfText: Self.eot, audio: heard)?.segments == 1..<4)
-        let collapsed = RepetitionGuard.collapsed(Array(segments[1..<4]), endOfText: Self.eot, audio: heard)
+        #expect(RepetitionGuard.firstLoop(in: segments, endOfText: Self.eot, bursts: heard)?.segments == 1..<4)
+        let collapsed = RepetitionGuard.collapsed(Array(segments[1..<4]), endOfText: Self.eot, bursts: heard)
         #expect(collapsed.count == 1)
         #expect(text(collapsed) == sentence)
     }
@@ -153,8 +160,8 @@ import Testing
         }
         let looping = DecodedSegment(start: 0, end: 100, noSpeechProbability: 0, tokens: tokens)
         let heard = audio(length: 130, sounds: [0..<100])
-        #expect(RepetitionGuard.firstLoop(in: [segment(["fine"], at: 100), looping], endOfText: Self.eot, audio: heard)
+        #expect(RepetitionGuard.firstLoop(in: [segment(["fine"], at: 100), looping], endOfText: Self.eot, bursts: heard)
             == RepetitionGuard.Loop(segments: 1..<2, backedOccurrences: 0))
-        #expect(text(RepetitionGuard.collapsed([looping], endOfText: Self.eot, audio: heard)) == ["haha"])
+        #expect(text(RepetitionGuard.collapsed([looping], endOfText: Self.eot, bursts: heard)) == ["haha"])
     }
 }
