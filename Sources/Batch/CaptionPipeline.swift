@@ -112,7 +112,7 @@ public final class CaptionPipeline: @unchecked Sendable {
             // Speech that no engine could recognise is a failure, not "no speech": empty captions
             // must not pass as done (a rerun would then skip the file as current).
             if transcript.chunks.contains(where: { $0.outcome == .failed }),
-               !transcript.chunks.contains(where: { $0.outcome == .recognised || $0.outcome == .notCaught }) {
+               !transcript.chunks.contains(where: { $0.outcome == .recognised }) {
                 let reason = transcript.chunks.first { $0.outcome == .failed }?.error ?? "no engine could recognise it"
                 throw BatchError.recognitionFailed(reason: reason)
             }
@@ -167,6 +167,15 @@ public final class CaptionPipeline: @unchecked Sendable {
                     + (first.error ?? "the modern tier failed"))
             }
             result.warnings += Self.nonSpeechWarnings(transcript)
+            let givenToRival = transcript.arbitrations.filter { $0.winner == .basic }
+            if !givenToRival.isEmpty {
+                result.warnings.append("arbitration gave \(givenToRival.count) of \(transcript.arbitrations.count) doubted stretch(es) to the basic tier "
+                    + "(\(givenToRival.reduce(0) { $0 + $1.rival.count }) word(s), flagged as basic quality); -v or the JSON shows each verdict")
+            }
+            let failedRival = transcript.arbitrations.filter { $0.rule == .rivalFailed }
+            if let first = failedRival.first {
+                result.warnings.append("the basic tier failed on \(failedRival.count) doubted stretch(es); the modern words stand: \(first.error ?? "")")
+            }
             let failedChunks = transcript.chunks.filter { $0.outcome == .failed }
             if !failedChunks.isEmpty {
                 result.warnings.append("\(failedChunks.count) chunk(s) could not be recognised by any tier: "

@@ -69,7 +69,8 @@ public final class PlainReporter: BatchReporter {
         case .tierResolved(let input, let language, let source, let plan):
             line = "  \(Format.terminalSafe(input.relativePath)): language \(language) (\(source.rawValue)), tier \(plan.displayTier)"
         case .chunk(let input, let progress):
-            line = verbose ? "  \(Format.terminalSafe(input.relativePath)): chunk \(progress.chunk + 1)/\(progress.chunkCount) \(progress.record.outcome.rawValue) \(progress.record.tier?.rawValue ?? "")" : nil
+            line = verbose ? "  \(Format.terminalSafe(input.relativePath)): chunk \(progress.chunk + 1)/\(progress.chunkCount) \(progress.record.outcome.rawValue) \(progress.record.tier?.rawValue ?? "")"
+                + progress.verdicts.map { "\n    " + Format.terminalSafe(Format.verdict($0)) }.joined() : nil
         case .fileFinished(_, let result):
             switch result.status {
             case .done: line = "  done: \(result.tierLabel), \(result.words ?? 0) words, \(result.cues ?? 0) cues, \(Format.seconds(result.seconds))"
@@ -192,6 +193,17 @@ public enum Format {
     /// "12%", or "-" when there is nothing to count.
     static func percent(_ share: Double?) -> String {
         share.map { String(format: "%.0f%%", $0 * 100) } ?? "-"
+    }
+
+    /// "arbitrated 12.3–13.1 s: modern “so far” 0.62 vs pocketsphinx “sofa” 0.41 → modern (modern-more-confident)".
+    static func verdict(_ verdict: ArbitrationVerdict) -> String {
+        func side(_ words: [Word]) -> String {
+            let engine = words.first?.engine ?? "rival"
+            return "\(engine) “\(words.map(\.text).joined(separator: " "))” " + String(format: "%.2f", ArbitrationRules.meanScore(words))
+        }
+        let rival = verdict.error.map { "rival failed: \($0)" } ?? (verdict.rival.isEmpty ? "rival heard nothing" : side(verdict.rival))
+        return String(format: "arbitrated %.1f–%.1f s: ", verdict.start, verdict.end)
+            + "\(side(verdict.modern)) vs \(rival) → \(verdict.winner.rawValue) (\(verdict.rule.rawValue))"
     }
 
     static func seconds(_ value: Double) -> String {

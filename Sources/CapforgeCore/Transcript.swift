@@ -21,7 +21,7 @@ public enum TranscriptTier: String, Codable, Sendable {
 /// A span of audio and what became of it when it was recognised.
 public struct ChunkRecord: Codable, Sendable, Equatable {
     public enum Outcome: String, Codable, Sendable {
-        case recognised, silence, failed, notCaught
+        case recognised, silence, failed
     }
     public var start: Double
     public var end: Double
@@ -54,9 +54,12 @@ public struct Transcript: Codable, Sendable, Equatable {
     public var droppedWords: [Word]
     /// How many of `words` lie over no speech and were kept, marked low-confidence.
     public var wordsOverNoSpeech: Int
+    /// The doubted stretches `--tier arbitrate` gave a second opinion, in time order.
+    public var arbitrations: [ArbitrationVerdict]
 
     public init(language: String, words: [Word], engines: [EngineIdentity] = [], chunks: [ChunkRecord] = [], duration: Double,
-                speechDetector: String? = nil, droppedWords: [Word] = [], wordsOverNoSpeech: Int = 0) {
+                speechDetector: String? = nil, droppedWords: [Word] = [], wordsOverNoSpeech: Int = 0,
+                arbitrations: [ArbitrationVerdict] = []) {
         self.language = language
         self.words = words
         self.engines = engines
@@ -65,6 +68,7 @@ public struct Transcript: Codable, Sendable, Equatable {
         self.speechDetector = speechDetector
         self.droppedWords = droppedWords
         self.wordsOverNoSpeech = wordsOverNoSpeech
+        self.arbitrations = arbitrations
     }
 
     /// Seconds of speech (word time) per tier.

@@ -51,6 +51,8 @@ public struct JSONWriter: SubtitleWriter {
         var words: [Word]
         /// Words heard over no speech and left out of the cues.
         var droppedWords: [Word]
+        /// `--tier arbitrate`'s doubted stretches: both engines' words and the deciding rule.
+        var arbitrations: [ArbitrationVerdict]
         var cues: [CueRecord]
     }
 
@@ -67,6 +69,7 @@ public struct JSONWriter: SubtitleWriter {
             language: transcript.language, duration: transcript.duration, tier: transcript.tier,
             basicShare: transcript.basicShare, engines: transcript.engines, speechDetector: transcript.speechDetector, settings: settings, quality: quality,
             chunks: transcript.chunks, words: transcript.words, droppedWords: transcript.droppedWords,
+            arbitrations: transcript.arbitrations,
             cues: cues.enumerated().map { CueRecord(number: $0 + 1, startMs: $1.start, endMs: $1.end, lines: $1.lines, tier: $1.tier) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -23,6 +23,9 @@ private let batchOptions: [Option] = [
     Option("precise-timing", help: "DTW word timing (slower, tighter word starts)"),
     Option("deadline-factor", value: "X", help: "a chunk may take X times its length before it falls back (default 3; never less than 20 s)"),
     Option("low-confidence", value: "P", help: "mark words whose calibrated confidence is below P, 0-1 (default \(Confidence.defaultThreshold))"),
+    Option("accept", value: "P", help: "arbitrate: modern words below calibrated confidence P get a basic-tier second opinion (default \(ArbitrationRules().acceptance))"),
+    Option("tie-margin", value: "X", help: "arbitrate: the second opinion wins only when more confident by more than X (default \(ArbitrationRules().tieMargin))"),
+    Option("min-length", value: "N", help: "arbitrate: a second opinion of fewer than N letters never wins (default \(ArbitrationRules().minimumCharacters))"),
     Option("no-chunking", help: "recognise each file in one piece (no VAD chunks, no per-chunk fallback); for comparisons"),
     Option("quiet", short: "q", help: "print only the summary and errors"),
     Option("verbose", short: "v", help: "print every stage and chunk; show library warnings"),
@@ -108,6 +111,24 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
             throw UsageError.invalidValue(option: "low-confidence", value: threshold, reason: "a number from 0 to 1")
         }
         settings.lowConfidence = p
+    }
+    if let accept = args.value("accept") {
+        guard let p = Double(accept), (0...1).contains(p) else {
+            throw UsageError.invalidValue(option: "accept", value: accept, reason: "a number from 0 to 1")
+        }
+        settings.transcription.arbitration.acceptance = p
+    }
+    if let margin = args.value("tie-margin") {
+        guard let x = Double(margin), (0...1).contains(x) else {
+            throw UsageError.invalidValue(option: "tie-margin", value: margin, reason: "a number from 0 to 1")
+        }
+        settings.transcription.arbitration.tieMargin = x
+    }
+    if let length = args.value("min-length") {
+        guard let n = Int(length), (0...1000).contains(n) else {
+            throw UsageError.invalidValue(option: "min-length", value: length, reason: "a whole number from 0 to 1000")
+        }
+        settings.transcription.arbitration.minimumCharacters = n
     }
     settings.transcription.glossary = settings.glossary
     settings.transcription.chunking = !args.flag("no-chunking")

@@ -57,11 +57,19 @@ let languagesCommand = Subcommand(
         positionals: 0...0)
 ) { args in
     let engines = try loadEngines(args, settings: BatchSettings())
-    let listing = TierResolver(inventory: engines.inventory()).listing()
+    let inventory = engines.inventory()
+    let listing = TierResolver(inventory: inventory).listing()
     if listing.isEmpty {
         print("no language: no model is installed (run Scripts/setup, or 'capforge models import DIR')")
         return ExitCode.failure
     }
     for entry in listing { print("\(entry.language.code)\t\(entry.label)") }
+    let arbitrable = inventory.arbitrableLanguages.sorted()
+    if !arbitrable.isEmpty {
+        // Said where people choose a tier: arbitration is offered, not promised to be better.
+        printError("note: --tier arbitrate can run in \(arbitrable.joined(separator: ", ")); on held-out English it was not more "
+            + "accurate than --tier modern (Benchmarks/arbitrate), and elsewhere it is unmeasured: it shows where Whisper "
+            + "doubts and what the basic tier heard there")
+    }
     return ExitCode.success
 }

@@ -139,4 +139,39 @@ struct TierEndToEndTests {
         let auto = try cli.run(["caption", video, "--out", out.path, "--formats", "srt"])
         #expect(auto.status == 0 && auto.stdout.contains("only the basic tier is available"), "\(auto.stdout)")
     }
+
+    /// `--tier arbitrate` on a real reading with real engines: with `--accept 0.99` Whisper
+    /// doubts enough words that PocketSphinx hears those stretches again, and every verdict is in
+    /// the JSON (both engines' words, the deciding rule) and on the terminal with -v.
+    @Test func arbitrationVerdictsAreRecordedWithTheirRule() throws {
+        let folder = try scratchFolder("arbitrate")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try copyFixture("librivox-0880.mkv", to: folder)
+        let run = try CLI().run(["caption", folder.path, "--formats", "json,ass", "--lang", "en", "--tier", "arbitrate", "--accept", "0.99", "-v",
+                                 "--model", CLI.models.appendingPathComponent("ggml-tiny.en.bin").path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("librivox-0880.en.json"))) as! [String: Any]
+        let verdicts = try #require(json["arbitrations"] as? [[String: Any]])
+        #expect(!verdicts.isEmpty)
+        let rules: Set<String> = ["rival-more-confident", "tie", "modern-more-confident", "rival-too-short", "glossary-term", "rival-failed"]
+        for verdict in verdicts {
+            #expect(rules.contains(verdict["rule"] as? String ?? ""), "\(verdict)")
+            let modern = verdict["modern"] as! [[String: Any]]
+            #expect(!modern.isEmpty && modern.allSatisfy { $0["engine"] as? String == "whisper" && $0["calibratedConfidence"] is Double })
+            #expect((verdict["rival"] as! [[String: Any]]).allSatisfy { $0["engine"] as? String == "pocketsphinx" && $0["confidence"] is Double })
+            #expect(verdict["rule"] as? String != "rival-failed", "\(verdict)")
+        }
+        #expect(verdicts.contains { !($0["rival"] as! [[String: Any]]).isEmpty }, "PocketSphinx heard the doubted stretches")
+        let terminal = run.stdout + run.stderr
+        #expect(terminal.contains("arbitrated ") && terminal.contains(" vs pocketsphinx “"), "\(terminal)")
+        // Words the rival won are basic-tier words: flagged in the JSON and the ASS like any other.
+        let won = verdicts.filter { $0["winner"] as? String == "basic" }
+        let words = json["words"] as! [[String: Any]]
+        #expect(words.filter { $0["tier"] as? String == "basic" }.count == won.reduce(0) { $0 + ($1["rival"] as! [Any]).count })
+        if !won.isEmpty {
+            #expect(json["tier"] as? String == "mixed")
+            #expect(try String(contentsOf: folder.appendingPathComponent("librivox-0880.en.ass"), encoding: .utf8).contains(",Basic,"))
+            #expect(terminal.contains("arbitration gave \(won.count) of \(verdicts.count) doubted stretch(es) to the basic tier"), "\(terminal)")
+        }
+    }
 }

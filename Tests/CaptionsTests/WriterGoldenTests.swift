@@ -101,6 +101,9 @@ import Testing
         let text = try JSONWriter(transcript: modernOnly, cues: [Fixtures.mixedCues[0]], settings: settings, quality: quality).render()
         let expectedStart = """
             {
+              "arbitrations" : [
+
+              ],
               "basicShare" : 0,
               "chunks" : [
 

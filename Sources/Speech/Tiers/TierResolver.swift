@@ -19,6 +19,8 @@ public struct TierInventory: Sendable, Equatable {
     }
 
     var usableModernLanguages: Set<String> { modernLibraryAvailable ? modernLanguages : [] }
+    /// Languages `--tier arbitrate` can run in: both tiers cover them.
+    public var arbitrableLanguages: Set<String> { usableModernLanguages.intersection(basicLanguages) }
 }
 
 /// How the user asked tiers to be chosen (`--tier`).

@@ -21,6 +21,8 @@ public struct ChunkProgress: Sendable, Equatable {
     /// Share of the planned speech audio done, 0...1.
     public var fraction: Double
     public var record: ChunkRecord
+    /// How arbitration settled the chunk's doubted stretches.
+    public var verdicts: [ArbitrationVerdict]
     public var wordsSoFar: Int
     /// True when the chunk came from the journal of an earlier, interrupted run.
     public var resumed: Bool
@@ -76,28 +78,27 @@ public final class ChunkedTranscriber: @unchecked Sendable {
             done += chunk.duration
             progress(ChunkProgress(
                 chunk: chunk.index, chunkCount: chunks.count, fraction: total > 0 ? done / total : 1,
-                record: entry.record, wordsSoFar: entries.reduce(0) { $0 + $1.words.count }, resumed: resumed))
+                record: entry.record, verdicts: entry.verdicts, wordsSoFar: entries.reduce(0) { $0 + $1.words.count }, resumed: resumed))
         }
         var kept = entries.map(\.words)
         for i in kept.indices.dropFirst() where chunks[i].start < chunks[i - 1].end {
             kept[i] = Self.withoutSeamDuplicates(kept[i], after: kept[i - 1])
         }
         let checked = HallucinationGuard().check(kept.flatMap { $0 }.sorted { ($0.start, $0.end) < ($1.start, $1.end) }, speech: regions)
-        // The engines (and models) that produced chunks, not every installed one of that name.
-        let tiersUsed = Set(entries.compactMap { $0.record.outcome == .recognised ? $0.record.tier : nil })
+        // The engines (and models) that produced chunks or arbitrated words, not every installed one.
+        let tiersUsed = Set(entries.compactMap { $0.record.outcome == .recognised ? $0.record.tier : nil } + checked.kept.map(\.tier))
         let identities = [Tier.modern, .basic].filter(tiersUsed.contains).compactMap { engines.engine($0, for: plan.language)?.identity }
         return Transcript(language: plan.language, words: checked.kept, engines: identities, chunks: entries.map(\.record), duration: audio.duration,
                           speechDetector: options.chunking ? planner.detector.name : nil,
-                          droppedWords: checked.dropped, wordsOverNoSpeech: checked.flagged)
+                          droppedWords: checked.dropped, wordsOverNoSpeech: checked.flagged,
+                          arbitrations: entries.flatMap(\.verdicts))
     }
 
     private func recognise(_ chunk: PlannedChunk, of audio: any AudioSource, plan: TierPlan, cancellation: Cancellation) throws -> JournalEntry {
         let clip = try audio.slice(from: chunk.start, to: chunk.end)
         func attempt(_ tier: Tier) -> Result<[Word], Error>? {
             guard let engine = engines.engine(tier, for: plan.language) else { return nil }
-            func deadline(_ seconds: Double) -> Cancellation {
-                cancellation.child(deadline: Date().addingTimeInterval(max(options.minimumDeadline, options.deadlineFactor * seconds)))
-            }
+            func deadline(_ seconds: Double) -> Cancellation { self.deadline(seconds, within: cancellation) }
             do {
                 var words = try engine.transcribe(clip, language: plan.language, cancellation: deadline(chunk.duration))
                 // Whisper can stop decoding at a long pause and drop everything after it: speech the
@@ -150,21 +151,51 @@ public final class ChunkedTranscriber: @unchecked Sendable {
             let only = attempt(.basic)
             return try outcome(only, .basic) ?? failed([only])
         case .arbitrate:
-            let modern = attempt(.modern), basic = attempt(.basic)
-            let modernWords = try? modern?.get(), basicWords = try? basic?.get()
-            switch options.arbitration.choose(modern: modernWords ?? nil, basic: basicWords ?? nil) {
-            case .modern: return try outcome(modern, .modern)!
-            case .basic: return try outcome(basic, .basic)!
-            case .notCaught:
-                if cancellation.isCancelled { throw SpeechError.cancelled }
-                // Both tiers ran; neither was convincing. Recoverable, not an error.
-                let bothFailed = modernWords == nil && basicWords == nil
-                if bothFailed { return failed([modern, basic]) }
-                let allEmpty = (modernWords ?? nil)?.isEmpty != false && (basicWords ?? nil)?.isEmpty != false
-                let record = ChunkRecord(start: chunk.start, end: chunk.end, outcome: allEmpty ? .silence : .notCaught)
-                return JournalEntry(chunk: chunk, record: record, words: [])
+            let first = attempt(.modern)
+            if let entry = try outcome(first, .modern) {
+                return try arbitrated(entry, of: audio, language: plan.language, cancellation: cancellation)
+            }
+            // The modern tier failed on the chunk: the basic tier hears it whole, as under auto.
+            let second = attempt(.basic)
+            guard var fallback = try outcome(second, .basic) else { return failed([first, second]) }
+            if case .failure(let error)? = first { fallback.record.error = "modern tier: \(error)" }
+            return fallback
+        }
+    }
+
+    private func deadline(_ seconds: Double, within cancellation: Cancellation) -> Cancellation {
+        cancellation.child(deadline: Date().addingTimeInterval(max(options.minimumDeadline, options.deadlineFactor * seconds)))
+    }
+
+    /// The modern words of `entry` with every doubted stretch heard again by the basic tier (with
+    /// some context around it) and settled by the arbitration rules; each verdict is kept.
+    private func arbitrated(_ entry: JournalEntry, of audio: any AudioSource, language: String, cancellation: Cancellation) throws -> JournalEntry {
+        guard let rival = engines.engine(.basic, for: language) else { return entry }
+        let rules = options.arbitration
+        var result = entry
+        var verdicts: [ArbitrationVerdict] = []
+        // Last stretch first, so replacing one leaves the indices of the earlier ones valid.
+        for stretch in rules.doubtedStretches(entry.words).reversed() {
+            let modern = Array(entry.words[stretch])
+            let start = modern.first!.start, end = modern.map(\.end).max()!
+            let from = max(entry.chunk.start, start - rules.context), to = min(entry.chunk.end, end + rules.context)
+            do {
+                let heard = try rival.transcribe(try audio.slice(from: from, to: to), language: language,
+                                                 cancellation: deadline(to - from, within: cancellation))
+                // The rival's words for the stretch itself: the context was only there to decode in.
+                let inside = heard.filter { (start...end).contains(($0.start + $0.end) / 2) }
+                let words = options.glossary.apply(to: calibration.apply(to: inside, producedBy: rival.identity))
+                let rule = rules.decide(modern: modern, rival: words, glossary: options.glossary)
+                if rule == .rivalMoreConfident { result.words.replaceSubrange(stretch, with: words) }
+                verdicts.append(ArbitrationVerdict(start: start, end: end, rule: rule, modern: modern, rival: words))
+            } catch where cancellation.isCancelled {
+                throw SpeechError.cancelled
+            } catch {
+                verdicts.append(ArbitrationVerdict(start: start, end: end, rule: .rivalFailed, modern: modern, rival: [], error: "\(error)"))
             }
         }
+        result.verdicts = verdicts.reversed()
+        return result
     }
 
     /// Where two windows overlap, each word is normally kept from one of them by its middle

@@ -52,6 +52,12 @@ public struct Glossary: Sendable, Equatable, Hashable, Codable {
         }
     }
 
+    /// Whether `word` is (a word of) one of the terms, ignoring case and punctuation.
+    public func knows(_ word: Word) -> Bool {
+        let core = Self.key(word.text)
+        return !core.isEmpty && terms.contains { $0.split(separator: " ").contains { Self.key(String($0)) == core } }
+    }
+
     private static func key(_ text: String) -> String {
         text.lowercased().filter { $0.isLetter || $0.isNumber }
     }

@@ -6,11 +6,14 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     public var chunk: PlannedChunk
     public var record: ChunkRecord
     public var words: [Word]
+    /// The chunk's doubted stretches and how arbitration settled them.
+    public var verdicts: [ArbitrationVerdict]
 
-    public init(chunk: PlannedChunk, record: ChunkRecord, words: [Word]) {
+    public init(chunk: PlannedChunk, record: ChunkRecord, words: [Word], verdicts: [ArbitrationVerdict] = []) {
         self.chunk = chunk
         self.record = record
         self.words = words
+        self.verdicts = verdicts
     }
 }
 

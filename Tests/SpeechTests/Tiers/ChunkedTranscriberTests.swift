@@ -143,28 +143,76 @@ import Testing
         #expect(events.map(\.wordsSoFar) == [20, 40, 60])
     }
 
-    @Test func arbitrationPicksByCalibratedScore() throws {
-        let modern = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"], confidence: 0.6)
-        let basic = ToneEngine(engine: "vosk", tier: .basic, languages: ["en"], confidence: 0.9)
+    /// One chunk of speech, 2–12 s, whose modern words doubt 6–8 s: only that stretch (with a
+    /// second of context) is heard again, and the more confident rival's words replace it.
+    @Test func arbitrationHearsOnlyTheDoubtedStretchAgain() throws {
+        let speech = burstAudio(seconds: 20, bursts: [(2, 12)])
         let plan = TierPlan(language: "en", mode: .arbitrate, basicFallback: false)
-        let raw = try transcriber(modern, basic).transcribe(audio, plan: plan)
-        #expect(raw.tier == .basic, "0.9 beats 0.6 on an identity calibration")
-        // Calibrated, the basic engine's 0.9 is worth 0.3: the modern tier wins.
-        let calibration = CalibrationTable(engines: ["vosk": ConfidenceCalibration(
-            points: [.init(raw: 0, calibrated: 0), .init(raw: 1, calibrated: 0.333)], measured: true, note: "test")])
-        let calibrated = try ChunkedTranscriber(engines: TierEngines(modern: [modern], basic: [basic]), calibration: calibration).transcribe(audio, plan: plan)
-        #expect(calibrated.tier == .modern)
+        func run(rivalConfidence: Double, calibration: CalibrationTable = CalibrationTable(engines: [:])) throws -> (Transcript, ToneEngine) {
+            let modern = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"], confidence: 0.95)
+            modern.confidence = { (6..<8).contains($0) ? 0.3 : 0.95 }
+            let basic = ToneEngine(engine: "pocketsphinx", tier: .basic, languages: ["en"], confidence: rivalConfidence)
+            let t = try ChunkedTranscriber(engines: TierEngines(modern: [modern], basic: [basic]), calibration: calibration)
+                .transcribe(speech, plan: plan)
+            return (t, basic)
+        }
+        let (replaced, rival) = try run(rivalConfidence: 0.9)
+        #expect(rival.calls == [5], "the rival hears 5–9 s, not the 10 s chunk")
+        #expect(replaced.arbitrations.count == 1)
+        let verdict = try #require(replaced.arbitrations.first)
+        #expect(verdict.start == 6 && verdict.end == 8)
+        #expect(verdict.rule == .rivalMoreConfident && verdict.winner == .basic)
+        #expect(verdict.modern.count == 4 && verdict.modern.allSatisfy { $0.tier == .modern && $0.confidence == 0.3 })
+        #expect(verdict.rival.count == 4, "only the rival's words inside the stretch, not its context")
+        let basicWords = replaced.words.filter { $0.tier == .basic }
+        #expect(basicWords.count == 4 && basicWords.allSatisfy { $0.start >= 6 && $0.end <= 8.5 })
+        #expect(replaced.words.count == 20 && replaced.tier == .mixed)
+        #expect(Set(replaced.engines.map(\.engine)) == ["whisper", "pocketsphinx"])
+
+        // Calibrated, the rival's 0.9 is worth 0.3 (a tie with the modern 0.3): the modern words stay.
+        let doubtful = CalibrationTable(engines: ["pocketsphinx": ConfidenceCalibration(
+            points: [.init(raw: 0, calibrated: 0), .init(raw: 0.9, calibrated: 0.3)], measured: true, note: "test")])
+        let (kept, _) = try run(rivalConfidence: 0.9, calibration: doubtful)
+        #expect(kept.arbitrations.map(\.rule) == [.tie])
+        #expect(kept.tier == .modern && kept.words.count == 20)
+    }
+
+    @Test func confidentSpeechIsNotArbitrated() throws {
+        let basic = ToneEngine(engine: "pocketsphinx", tier: .basic, languages: ["en"])
+        let t = try transcriber(ToneEngine(engine: "whisper", tier: .modern, languages: ["en"], confidence: 0.95), basic)
+            .transcribe(audio, plan: TierPlan(language: "en", mode: .arbitrate, basicFallback: false))
+        #expect(basic.calls.isEmpty, "no doubt, no second opinion")
+        #expect(t.arbitrations.isEmpty && t.tier == .modern)
+    }
+
+    @Test func aFailingRivalLeavesTheModernWordsAndSaysWhy() throws {
+        let modern = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"], confidence: 0.2)
+        let basic = ToneEngine(engine: "pocketsphinx", tier: .basic, languages: ["en"])
+        basic.behaviour = { _ in .fail }
+        let t = try transcriber(modern, basic).transcribe(audio, plan: TierPlan(language: "en", mode: .arbitrate, basicFallback: false))
+        #expect(t.arbitrations.count == 3 && t.arbitrations.allSatisfy { $0.rule == .rivalFailed && $0.error?.contains("injected failure") == true })
+        #expect(t.tier == .modern && t.words.count == 60)
     }
 
     @Test func arbitrationRules() {
         let rules = ArbitrationRules()
-        func words(_ text: String, _ score: Double, _ tier: Tier) -> [Word] {
-            [Word(text: text, start: 0, end: 1, confidence: score, tier: tier, engine: "e")]
+        func words(_ text: String, _ score: Double, _ tier: Tier, at start: Double = 0) -> [Word] {
+            text.split(separator: " ").enumerated().map { i, part in
+                Word(text: String(part), start: start + Double(i), end: start + Double(i) + 0.5, confidence: score, tier: tier, engine: "e")
+            }
         }
-        #expect(rules.choose(modern: words("hello", 0.70, .modern), basic: words("hello", 0.73, .basic)) == .modern, "tie goes to modern")
-        #expect(rules.choose(modern: words("hello", 0.60, .modern), basic: words("hello", 0.80, .basic)) == .basic)
-        #expect(rules.choose(modern: words("hello", 0.40, .modern), basic: words("hello", 0.45, .basic)) == .notCaught)
-        #expect(rules.choose(modern: words("a", 0.99, .modern), basic: nil) == .notCaught, "a few letters never win")
-        #expect(rules.choose(modern: nil, basic: words("hello", 0.6, .basic)) == .basic)
+        let none = Glossary(terms: [])
+        #expect(rules.decide(modern: words("hello", 0.70, .modern), rival: words("hello", 0.73, .basic), glossary: none) == .tie)
+        #expect(rules.decide(modern: words("hello", 0.60, .modern), rival: words("yellow", 0.90, .basic), glossary: none) == .rivalMoreConfident)
+        #expect(rules.decide(modern: words("hello", 0.60, .modern), rival: words("yellow", 0.30, .basic), glossary: none) == .modernMoreConfident)
+        #expect(rules.decide(modern: words("hello", 0.30, .modern), rival: words("a", 0.99, .basic), glossary: none) == .rivalTooShort,
+                "a few letters never win")
+        #expect(rules.decide(modern: words("hello", 0.30, .modern), rival: [], glossary: none) == .rivalTooShort)
+        #expect(rules.decide(modern: words("Capforge", 0.30, .modern), rival: words("cap forge", 0.99, .basic), glossary: Glossary(terms: ["Capforge"]))
+            == .glossaryTerm)
+        // Doubted words less than a second apart make one stretch, confident words between them included.
+        let mixed = words("one", 0.9, .modern, at: 0) + words("two", 0.2, .modern, at: 2) + words("three", 0.9, .modern, at: 2.6)
+            + words("four", 0.3, .modern, at: 3.2) + words("five", 0.9, .modern, at: 5) + words("six", 0.1, .modern, at: 8)
+        #expect(rules.doubtedStretches(mixed) == [1..<4, 5..<6])
     }
 }

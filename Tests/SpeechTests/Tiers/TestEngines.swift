@@ -18,7 +18,8 @@ func burstAudio(seconds: Double, bursts: [(Double, Double)], startTime: Double =
 final class ToneEngine: SpeechEngine, @unchecked Sendable {
     let identity: EngineIdentity
     let supportedLanguages: Set<String>
-    let confidence: Double
+    /// The confidence of a word starting at a time (file timeline).
+    var confidence: (Double) -> Double
     /// Calls to this engine, in order: the start time of each clip it was given.
     private(set) var calls: [Double] = []
     private let lock = NSLock()
@@ -31,7 +32,7 @@ final class ToneEngine: SpeechEngine, @unchecked Sendable {
     init(engine: String, tier: Tier, languages: Set<String>, confidence: Double = 0.9) {
         identity = EngineIdentity(engine: engine, tier: tier, model: "\(engine)-model")
         supportedLanguages = languages
-        self.confidence = confidence
+        self.confidence = { _ in confidence }
     }
 
     func transcribe(_ audio: MonoAudio, language: String, cancellation: Cancellation) throws -> [Word] {
@@ -57,7 +58,7 @@ final class ToneEngine: SpeechEngine, @unchecked Sendable {
             let regions = EnergyVAD(configuration: vad).speechRegions(in: audio)
             return regions.prefix(behaviour(call) == .stopsAtFirstPause ? 1 : regions.count).flatMap { region in
                 stride(from: region.start, to: region.end - 0.25, by: 0.5).map { t in
-                    Word(text: "tone", start: t, end: min(region.end, t + 0.5), confidence: confidence, tier: identity.tier, engine: identity.engine)
+                    Word(text: "tone", start: t, end: min(region.end, t + 0.5), confidence: confidence(t), tier: identity.tier, engine: identity.engine)
                 }
             }
         }
