@@ -21,7 +21,7 @@ private let batchOptions: [Option] = [
     Option("vocab", value: "FILE", help: "terms (one per line) to prompt Whisper with and to fix spelling in every tier"),
     Option("model", value: "PATH", help: "use this ggml Whisper model instead of the installed ones"),
     Option("precise-timing", help: "DTW word timing (slower, tighter word starts)"),
-    Option("deadline-factor", value: "X", help: "a chunk may take X times its length before it falls back (default 3; never less than 20 s)"),
+    Option("deadline-factor", value: "X", help: "a chunk may take X times its length, or 3x what the engine was measured to need, before it falls back (default 3; never less than 20 s, 120 s before an engine's first chunk)"),
     Option("low-confidence", value: "P", help: "mark words whose calibrated confidence is below P, 0-1 (default \(Confidence.defaultThreshold))"),
     Option("accept", value: "P", help: "arbitrate: modern words below calibrated confidence P get a basic-tier second opinion (default \(ArbitrationRules().acceptance))"),
     Option("tie-margin", value: "X", help: "arbitrate: the second opinion wins only when more confident by more than X (default \(ArbitrationRules().tieMargin))"),

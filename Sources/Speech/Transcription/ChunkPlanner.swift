@@ -6,9 +6,8 @@ public struct PlannedChunk: Sendable, Equatable, Codable {
     /// The audio handed to the engine, in seconds on the file's timeline.
     public var start: Double
     public var end: Double
-    /// Words whose middle falls in [keepFrom, keepUntil) belong to this chunk (nil: unbounded).
-    /// Where neighbours overlap, the boundary is the overlap's middle: each word is kept from
-    /// the chunk where it lies furthest from an edge.
+    /// Where this chunk's share of an overlap with its neighbours begins and ends (nil: no
+    /// neighbour there): the overlap's middle, where the two meet when no word both heard joins them.
     public var keepFrom: Double?
     public var keepUntil: Double?
     /// The separate stretches of speech the chunk groups (empty when it is one stretch); a
@@ -16,11 +15,6 @@ public struct PlannedChunk: Sendable, Equatable, Codable {
     public var speech: [SpeechRegion] = []
 
     public var duration: Double { end - start }
-
-    public func keeps(_ word: Word) -> Bool {
-        let middle = (word.start + word.end) / 2
-        return middle >= (keepFrom ?? -.infinity) && middle < (keepUntil ?? .infinity)
-    }
 }
 
 /// Plans chunks at pauses found by the speech detector. Non-speech is skipped entirely (it is

@@ -2,10 +2,14 @@ import CapforgeCore
 import Foundation
 
 public struct TranscriptionOptions: Sendable, Equatable, Codable, Hashable {
-    /// A chunk's deadline is this many times its length...
+    /// A chunk's deadline is this many times its length, or 3× the time the engine was measured
+    /// to need for it on this machine if that is longer...
     public var deadlineFactor: Double = 3
-    /// ...but never shorter than this many seconds (model warm-up, slow machines).
+    /// ...but never shorter than this many seconds...
     public var minimumDeadline: Double = 20
+    /// ...nor, before an engine has finished its first chunk (loading, a cold first window, a
+    /// machine of unknown speed), this many.
+    public var firstCallDeadline: Double = 120
     public var arbitration = ArbitrationRules()
     public var glossary = Glossary(terms: [])
     /// Off: the whole audio goes to the engine as one chunk (for comparisons; no VAD skipping).
@@ -36,6 +40,7 @@ public final class ChunkedTranscriber: @unchecked Sendable {
     public let planner: ChunkPlanner
     public let calibration: CalibrationTable
     public let options: TranscriptionOptions
+    private let speed = EngineSpeed()
 
     /// `planner` defaults to one that finds speech with the engines' detector.
     public init(engines: TierEngines, planner: ChunkPlanner? = nil, calibration: CalibrationTable, options: TranscriptionOptions = TranscriptionOptions()) {
@@ -82,7 +87,9 @@ public final class ChunkedTranscriber: @unchecked Sendable {
         }
         var kept = entries.map(\.words)
         for i in kept.indices.dropFirst() where chunks[i].start < chunks[i - 1].end {
-            kept[i] = Self.withoutSeamDuplicates(kept[i], after: kept[i - 1])
+            let middle = chunks[i - 1].keepUntil ?? (chunks[i].start + chunks[i - 1].end) / 2
+            (kept[i - 1], kept[i]) = Seam.joined(kept[i - 1], kept[i], overlap: chunks[i].start...chunks[i - 1].end, middle: middle)
+            kept[i] = Seam.withoutDuplicates(kept[i], after: kept[i - 1])
         }
         let checked = HallucinationGuard().check(kept.flatMap { $0 }.sorted { ($0.start, $0.end) < ($1.start, $1.end) }, speech: regions)
         // The engines (and models) that produced chunks or arbitrated words, not every installed one.
@@ -98,19 +105,20 @@ public final class ChunkedTranscriber: @unchecked Sendable {
         let clip = try audio.slice(from: chunk.start, to: chunk.end)
         func attempt(_ tier: Tier) -> Result<[Word], Error>? {
             guard let engine = engines.engine(tier, for: plan.language) else { return nil }
-            func deadline(_ seconds: Double) -> Cancellation { self.deadline(seconds, within: cancellation) }
+            func transcribe(_ audio: MonoAudio) throws -> [Word] {
+                try self.transcribe(audio, with: engine, language: plan.language, cancellation: cancellation)
+            }
             do {
-                var words = try engine.transcribe(clip, language: plan.language, cancellation: deadline(chunk.duration))
+                var words = try transcribe(clip)
                 // Whisper can stop decoding at a long pause and drop everything after it: speech the
                 // detector heard after the last word is recognised again, from there to the chunk's end.
                 // (A chunk with no words at all is silence or noise, not a decoder that stopped.)
                 let lastWordEnd = words.map(\.end).max() ?? .infinity
                 let unheard = chunk.speech.filter { $0.start >= lastWordEnd }
                 if let first = unheard.first, unheard.reduce(0, { $0 + $1.duration }) >= 0.5 {
-                    words += try engine.transcribe(try audio.slice(from: first.start, to: chunk.end), language: plan.language,
-                                                   cancellation: deadline(chunk.end - first.start))
+                    words += try transcribe(try audio.slice(from: first.start, to: chunk.end))
                 }
-                return .success(finish(words.sorted { ($0.start, $0.end) < ($1.start, $1.end) }, in: chunk, producedBy: engine.identity))
+                return .success(finish(words.sorted { ($0.start, $0.end) < ($1.start, $1.end) }, producedBy: engine.identity))
             } catch {
                 return .failure(error)
             }
@@ -163,8 +171,16 @@ public final class ChunkedTranscriber: @unchecked Sendable {
         }
     }
 
-    private func deadline(_ seconds: Double, within cancellation: Cancellation) -> Cancellation {
-        cancellation.child(deadline: Date().addingTimeInterval(max(options.minimumDeadline, options.deadlineFactor * seconds)))
+    /// One engine call under its deadline, timed for the deadlines that follow.
+    private func transcribe(_ audio: MonoAudio, with engine: any SpeechEngine, language: String, cancellation: Cancellation) throws -> [Word] {
+        let expected = speed.expectedWork(engine.identity, audioSeconds: audio.duration)
+        let floor = expected == nil ? max(options.minimumDeadline, options.firstCallDeadline) : options.minimumDeadline
+        // An engine is stuck, not slow, when it takes several times what it has needed before.
+        let allowed = max(floor, options.deadlineFactor * audio.duration, 3 * (expected ?? 0))
+        let began = Date()
+        let words = try engine.transcribe(audio, language: language, cancellation: cancellation.child(deadline: began.addingTimeInterval(allowed)))
+        speed.record(engine.identity, audioSeconds: audio.duration, workSeconds: Date().timeIntervalSince(began))
+        return words
     }
 
     /// The modern words of `entry` with every doubted stretch heard again by the basic tier (with
@@ -180,8 +196,7 @@ public final class ChunkedTranscriber: @unchecked Sendable {
             let start = modern.first!.start, end = modern.map(\.end).max()!
             let from = max(entry.chunk.start, start - rules.context), to = min(entry.chunk.end, end + rules.context)
             do {
-                let heard = try rival.transcribe(try audio.slice(from: from, to: to), language: language,
-                                                 cancellation: deadline(to - from, within: cancellation))
+                let heard = try transcribe(try audio.slice(from: from, to: to), with: rival, language: language, cancellation: cancellation)
                 // The rival's words for the stretch itself: the context was only there to decode in.
                 let inside = heard.filter { (start...end).contains(($0.start + $0.end) / 2) }
                 let words = options.glossary.apply(to: calibration.apply(to: inside, producedBy: rival.identity))
@@ -198,29 +213,9 @@ public final class ChunkedTranscriber: @unchecked Sendable {
         return result
     }
 
-    /// Where two windows overlap, each word is normally kept from one of them by its middle
-    /// (`PlannedChunk.keeps`). An engine's times drift or collapse at a window's edge, though
-    /// ("…hablaba Carlos, hablaba Carlos." with a 0 ms second copy), so the words that end the
-    /// earlier window and open the later one are also compared by text: a run found in both, at
-    /// the same moment (starts within `seamTolerance`, or the later copy collapsed to nothing),
-    /// is kept once. A speaker's real repeat comes later than that and stays.
-    static func withoutSeamDuplicates(_ later: [Word], after earlier: [Word]) -> [Word] {
-        func key(_ word: Word) -> String { word.text.lowercased().filter { $0.isLetter || $0.isNumber } }
-        func sameMoment(_ a: Word, _ b: Word) -> Bool { abs(a.start - b.start) <= seamTolerance || b.end - b.start < 0.05 }
-        for length in stride(from: min(earlier.count, later.count, 8), through: 1, by: -1) {
-            let tail = earlier.suffix(length), head = later.prefix(length)
-            if zip(tail, head).allSatisfy({ key($0) == key($1) && !key($0).isEmpty && sameMoment($0, $1) }) {
-                return Array(later.dropFirst(length))
-            }
-        }
-        return later
-    }
-
-    static let seamTolerance = 0.35
-
-    /// Keeps the chunk's own words (overlaps are de-duplicated by time), calibrated and
-    /// glossary-corrected.
-    private func finish(_ words: [Word], in chunk: PlannedChunk, producedBy identity: EngineIdentity) -> [Word] {
-        options.glossary.apply(to: calibration.apply(to: words.filter(chunk.keeps), producedBy: identity))
+    /// All the window's words, overlaps included (`Seam` joins neighbours once every window is
+    /// in), calibrated and glossary-corrected.
+    private func finish(_ words: [Word], producedBy identity: EngineIdentity) -> [Word] {
+        options.glossary.apply(to: calibration.apply(to: words, producedBy: identity))
     }
 }

@@ -29,12 +29,4 @@ import Testing
     @Test func silenceGivesNoChunks() throws {
         #expect(try planner.plan(MonoAudio(samples: [Float](repeating: 0, count: 16_000 * 20))).isEmpty)
     }
-
-    @Test func wordsInAnOverlapAreKeptOnce() {
-        let chunks = planner.plan(regions: regions([(0, 50)]))
-        let word = { (t: Double) in Word(text: "w", start: t, end: t + 0.3, confidence: 1, tier: .modern, engine: "x") }
-        for t in stride(from: 0.0, to: 49.5, by: 0.25) {
-            #expect(chunks.filter { $0.keeps(word(t)) }.count == 1)
-        }
-    }
 }

@@ -41,12 +41,31 @@ import Testing
         modern.behaviour = { $0 == 0 ? .hangUntilCancelled : .recognise }
         var options = TranscriptionOptions()
         options.minimumDeadline = 0.2
+        options.firstCallDeadline = 0.2
         options.deadlineFactor = 0.01
         let started = Date()
         let t = try transcriber(modern, ToneEngine(engine: "pocketsphinx", tier: .basic, languages: ["en"]), options: options)
             .transcribe(audio, plan: english)
         #expect(Date().timeIntervalSince(started) < 5)
         #expect(t.chunks.map(\.tier) == [.basic, .modern, .modern])
+    }
+
+    /// An engine that needs 0.4 s a chunk, where the length-based deadline allows 0.2 s: its
+    /// first call has the start-up allowance, and later ones the time it was measured to need,
+    /// so nothing falls back. A hang after that is still caught.
+    @Test func aSlowEngineIsNotMistakenForAStuckOne() throws {
+        let modern = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"])
+        modern.behaviour = { $0 == 2 ? .hangUntilCancelled : .slow(seconds: 0.4) }
+        var options = TranscriptionOptions()
+        options.minimumDeadline = 0.2
+        options.firstCallDeadline = 1.5
+        options.deadlineFactor = 0.01
+        let started = Date()
+        let t = try transcriber(modern, ToneEngine(engine: "pocketsphinx", tier: .basic, languages: ["en"]), options: options)
+            .transcribe(audio, plan: english)
+        #expect(t.chunks.map(\.tier) == [.modern, .modern, .basic], "\(t.chunks)")
+        #expect(t.chunks[2].error?.contains("deadline") == true)
+        #expect(Date().timeIntervalSince(started) < 5)
     }
 
     @Test func everyTierFailingIsRecordedWithItsSpan() throws {

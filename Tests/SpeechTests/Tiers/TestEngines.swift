@@ -27,7 +27,8 @@ final class ToneEngine: SpeechEngine, @unchecked Sendable {
     var behaviour: (Int) -> Behaviour = { _ in .recognise }
 
     /// `stopsAtFirstPause`: like Whisper on a window with a long pause, nothing after the first sound.
-    enum Behaviour { case recognise, fail, hangUntilCancelled, empty, stopsAtFirstPause }
+    /// `slow`: recognises after working this long (giving up if cancelled meanwhile).
+    enum Behaviour { case recognise, fail, hangUntilCancelled, empty, stopsAtFirstPause, slow(seconds: Double) }
 
     init(engine: String, tier: Tier, languages: Set<String>, confidence: Double = 0.9) {
         identity = EngineIdentity(engine: engine, tier: tier, model: "\(engine)-model")
@@ -52,14 +53,28 @@ final class ToneEngine: SpeechEngine, @unchecked Sendable {
             }
         case .empty:
             return []
-        case .recognise, .stopsAtFirstPause:
-            var vad = EnergyVAD.Configuration()
-            vad.padding = 0
-            let regions = EnergyVAD(configuration: vad).speechRegions(in: audio)
-            return regions.prefix(behaviour(call) == .stopsAtFirstPause ? 1 : regions.count).flatMap { region in
-                stride(from: region.start, to: region.end - 0.25, by: 0.5).map { t in
-                    Word(text: "tone", start: t, end: min(region.end, t + 0.5), confidence: confidence(t), tier: identity.tier, engine: identity.engine)
+        case .slow(let seconds):
+            let done = Date().addingTimeInterval(seconds)
+            while Date() < done {
+                if let reason = cancellation.reason {
+                    throw reason == .deadline ? SpeechError.timedOut(seconds: 0) : SpeechError.cancelled
                 }
+                usleep(2_000)
+            }
+            return recognised(audio, firstRegionOnly: false)
+        case .recognise, .stopsAtFirstPause:
+            if case .stopsAtFirstPause = behaviour(call) { return recognised(audio, firstRegionOnly: true) }
+            return recognised(audio, firstRegionOnly: false)
+        }
+    }
+
+    private func recognised(_ audio: MonoAudio, firstRegionOnly: Bool) -> [Word] {
+        var vad = EnergyVAD.Configuration()
+        vad.padding = 0
+        let regions = EnergyVAD(configuration: vad).speechRegions(in: audio)
+        return regions.prefix(firstRegionOnly ? 1 : regions.count).flatMap { region in
+            stride(from: region.start, to: region.end - 0.25, by: 0.5).map { t in
+                Word(text: "tone", start: t, end: min(region.end, t + 0.5), confidence: confidence(t), tier: identity.tier, engine: identity.engine)
             }
         }
     }

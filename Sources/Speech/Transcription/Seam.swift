@@ -1,0 +1,53 @@
+import CapforgeCore
+
+/// Where two windows of one stretch of speech overlap, both heard the words there, and each word
+/// must come out once with none lost. Cutting at the overlap's middle by time loses words when
+/// the windows disagree about when they were said: the earlier window stops decoding early near
+/// its cut-off end and the later one times the words before the middle. So the windows are
+/// joined at a word both heard at the same moment (an anchor): the earlier window's words up to
+/// it, the later window's after it. Without an anchor the middle decides.
+enum Seam {
+    /// Two copies of a word at most this far apart (seconds, by start) are the same utterance.
+    static let anchorDrift = 0.5
+    /// A word both windows heard within this (seconds), or whose later copy collapsed to nothing,
+    /// is the same word said once.
+    static let duplicateTolerance = 0.35
+
+    /// `earlier` and `later` (the words of two windows overlapping over `overlap`) trimmed to
+    /// meet once; `middle` is where they meet without an anchor.
+    static func joined(_ earlier: [Word], _ later: [Word], overlap: ClosedRange<Double>, middle: Double) -> (earlier: [Word], later: [Word]) {
+        func centre(_ word: Word) -> Double { (word.start + word.end) / 2 }
+        let tail = earlier.indices.filter { centre(earlier[$0]) >= overlap.lowerBound }
+        let head = later.indices.filter { centre(later[$0]) <= overlap.upperBound }
+        var anchor: (earlier: Int, later: Int, drift: Double)?
+        for i in tail {
+            for j in head where key(earlier[i]) == key(later[j]) && !key(earlier[i]).isEmpty {
+                let drift = abs(earlier[i].start - later[j].start)
+                // A short word ("the", "a") matches by chance; a longer one, or two in a row, does not.
+                let followed = i + 1 < earlier.count && j + 1 < later.count && key(earlier[i + 1]) == key(later[j + 1])
+                guard drift <= anchorDrift, key(earlier[i]).count >= 4 || followed else { continue }
+                if anchor.map({ drift < $0.drift }) ?? true { anchor = (i, j, drift) }
+            }
+        }
+        if let anchor {
+            return (Array(earlier[...anchor.earlier]), Array(later[(anchor.later + 1)...]))
+        }
+        return (earlier.filter { centre($0) < middle }, later.filter { centre($0) >= middle })
+    }
+
+    /// `later` without the run of words that ends `earlier` and opens `later` at the same moment:
+    /// an engine's times drift or collapse at a window's edge ("…hablaba Carlos, hablaba Carlos."
+    /// with a 0 ms second copy). A speaker's real repeat comes later than that and stays.
+    static func withoutDuplicates(_ later: [Word], after earlier: [Word]) -> [Word] {
+        func sameMoment(_ a: Word, _ b: Word) -> Bool { abs(a.start - b.start) <= duplicateTolerance || b.end - b.start < 0.05 }
+        for length in stride(from: min(earlier.count, later.count, 8), through: 1, by: -1) {
+            let tail = earlier.suffix(length), head = later.prefix(length)
+            if zip(tail, head).allSatisfy({ key($0) == key($1) && !key($0).isEmpty && sameMoment($0, $1) }) {
+                return Array(later.dropFirst(length))
+            }
+        }
+        return later
+    }
+
+    private static func key(_ word: Word) -> String { word.text.lowercased().filter { $0.isLetter || $0.isNumber } }
+}

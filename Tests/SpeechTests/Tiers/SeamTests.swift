@@ -1,0 +1,34 @@
+import CapforgeCore
+import Testing
+@testable import Speech
+
+@Suite struct SeamTests {
+    func words(_ text: String, from start: Double, step: Double = 0.4) -> [Word] {
+        text.split(separator: " ").enumerated().map { i, part in
+            Word(text: String(part), start: start + Double(i) * step, end: start + Double(i) * step + 0.3, confidence: 0.9, tier: .modern, engine: "whisper")
+        }
+    }
+
+    /// The earlier window stopped decoding a second before its end, and the later one timed the
+    /// words it alone heard before the overlap's middle: cutting at the middle lost them (as on
+    /// real 30 s windows: "to mute or unmute [yourself you are now muted there is] currently").
+    @Test func windowsJoinAtAWordBothHeard() {
+        let earlier = words("however you will still hear audio to mute or unmute", from: 20)
+        let later = words("audio to mute or unmute yourself you are now muted there is currently", from: 21.7)
+        let joined = Seam.joined(earlier, later, overlap: 21.5...24.5, middle: 23.0)
+        #expect((joined.earlier + joined.later).map(\.text).joined(separator: " ")
+                == "however you will still hear audio to mute or unmute yourself you are now muted there is currently")
+    }
+
+    /// Without a word both heard at the same moment, each word is kept from one side of the middle.
+    @Test func withoutAnAnchorTheMiddleDecidesAndNothingIsKeptTwice() {
+        let earlier = words("one two three four five six seven eight", from: 20, step: 0.5)
+        let later = words("uno dos tres cuatro cinco seis", from: 22.1, step: 0.5)
+        let joined = Seam.joined(earlier, later, overlap: 22...24, middle: 23.0)
+        #expect(joined.earlier.map(\.text) == ["one", "two", "three", "four", "five", "six"])
+        #expect(joined.later.map(\.text) == ["tres", "cuatro", "cinco", "seis"])
+        // A short word that happens to match is not an anchor.
+        let chance = Seam.joined(words("so it is the end", from: 22), words("of the book", from: 22.9), overlap: 22...24, middle: 23)
+        #expect((chance.earlier + chance.later).map(\.text) == ["so", "it", "is", "of", "the", "book"])
+    }
+}
