@@ -77,7 +77,7 @@ public struct QualityReport: Codable, Sendable, Equatable {
 
     private static func repeatedLines(_ cues: [Cue]) -> [Warning] {
         guard !cues.isEmpty else { return [] }
-        let keys = cues.map { $0.text.lowercased().filter { $0.isLetter || $0.isNumber } }
+        let keys = cues.map(\.text.spellingKey)
         var warnings: [Warning] = []
         var runStart = 0
         for index in 1...cues.count where index == cues.count || keys[index] != keys[runStart] {

@@ -58,9 +58,7 @@ public struct Glossary: Sendable, Equatable, Hashable, Codable {
         return !core.isEmpty && terms.contains { $0.split(separator: " ").contains { Self.key(String($0)) == core } }
     }
 
-    private static func key(_ text: String) -> String {
-        text.lowercased().filter { $0.isLetter || $0.isNumber }
-    }
+    private static func key(_ text: String) -> String { text.spellingKey }
 }
 
 public enum GlossaryError: Error, CustomStringConvertible, Equatable {

@@ -49,5 +49,5 @@ enum Seam {
         return later
     }
 
-    private static func key(_ word: Word) -> String { word.text.lowercased().filter { $0.isLetter || $0.isNumber } }
+    private static func key(_ word: Word) -> String { word.text.spellingKey }
 }

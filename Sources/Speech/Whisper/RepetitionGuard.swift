@@ -1,3 +1,4 @@
+import CapforgeCore
 import Foundation
 
 /// Tells a decoder loop from a speaker repeating themselves. Whisper loops on noise, music and
@@ -119,7 +120,7 @@ enum RepetitionGuard {
     }
 
     private static func normalisedKey(_ group: [DecodedToken]) -> String {
-        WordAssembler.text(of: group).lowercased().filter { $0.isLetter || $0.isNumber }
+        WordAssembler.text(of: group).spellingKey
     }
 
     private static func longestRun(of ids: [Int32]) -> Int {
