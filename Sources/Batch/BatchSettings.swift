@@ -15,6 +15,8 @@ public struct BatchSettings: Sendable, Codable, Equatable {
     public var style: String = StyleSheet.defaultName
     public var glossary = Glossary(terms: [])
     public var preciseTiming = false
+    /// Whisper's beam width; 1 is greedy decoding.
+    public var beamSize = 1
     /// Burn-in settings when `--burn` was given.
     public var burn: BurnSettings?
     /// nil: the notice in the caption language (`QualityNotice`).

@@ -21,6 +21,7 @@ private let batchOptions: [Option] = [
     Option("vocab", value: "FILE", help: "terms (one per line) to prompt Whisper with and to fix spelling in every tier"),
     Option("model", value: "PATH", help: "use this ggml Whisper model instead of the installed ones"),
     Option("precise-timing", help: "DTW word timing (slower, tighter word starts)"),
+    Option("beam", value: "N", help: "Whisper beam search of width N, 1-8 (default 1: greedy decoding, with temperature fallback)"),
     Option("deadline-factor", value: "X", help: "a chunk may take X times its length, or 3x what the engine was measured to need, before it falls back (default 3; never less than 20 s, 120 s before an engine's first chunk)"),
     Option("low-confidence", value: "P", help: "mark words whose calibrated confidence is below P, 0-1 (default \(Confidence.defaultThreshold))"),
     Option("accept", value: "P", help: "arbitrate: modern words below calibrated confidence P get a basic-tier second opinion (default \(ArbitrationRules().acceptance))"),
@@ -100,6 +101,12 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
         }
     }
     settings.preciseTiming = args.flag("precise-timing")
+    if let beam = args.value("beam") {
+        guard let width = Int(beam), (1...8).contains(width) else {
+            throw UsageError.invalidValue(option: "beam", value: beam, reason: "a whole number from 1 to 8")
+        }
+        settings.beamSize = width
+    }
     if let factor = args.value("deadline-factor") {
         guard let x = Double(factor), x > 0, x <= 1000 else {
             throw UsageError.invalidValue(option: "deadline-factor", value: factor, reason: "a number above 0 and at most 1000")
@@ -144,7 +151,7 @@ func loadEngines(_ args: ParsedArguments, settings: BatchSettings, store: ModelS
     } else {
         WhisperLibrary.setLogHandler(nil)
     }
-    let options = WhisperOptions(preciseTiming: settings.preciseTiming, initialPrompt: settings.glossary.prompt)
+    let options = WhisperOptions(preciseTiming: settings.preciseTiming, beamSize: settings.beamSize, initialPrompt: settings.glossary.prompt)
     let engines = try InstalledEngines.discover(store: store, whisperModel: args.value("model").map { URL(fileURLWithPath: $0) }, whisperOptions: options)
     for warning in startupWarnings(engines, store: store) { printError("capforge: warning: \(warning)") }
     return engines

@@ -197,6 +197,7 @@ import Testing
             ("missing vocabulary", ["--vocab", folder.appendingPathComponent("none").path], "does not exist"),
             ("FIFO vocabulary", ["--vocab", fifo.path], "is a FIFO"),
             ("infinite deadline", ["--deadline-factor", "inf"], "at most 1000"),
+            ("beam wider than whisper.cpp's 8 decoders", ["--beam", "9"], "from 1 to 8"),
             ("no formats", ["--formats", ",,,"], "at least one"),
         ]
         for (name, arguments, message) in cases {

@@ -5,22 +5,26 @@ import TestSupport
 @testable import Speech
 
 @Suite(.serialized) struct WhisperEngineTests {
-    @Test func librivoxClipsTranscribeWithinTenPercentWER() throws {
-        let engine = try WhisperFixtures.tinyEnEngine.get()
+    /// Greedy (the default) and beam search (`--beam 5`) alike.
+    @Test(arguments: [1, 5])
+    func librivoxClipsTranscribeWithinTenPercentWER(beam: Int) throws {
+        let engine = beam == 1 ? try WhisperFixtures.tinyEnEngine.get()
+            : try WhisperEngine(modelPath: try WhisperFixtures.tinyEnModel.get().path, options: WhisperOptions(beamSize: beam))
         var edits = 0, total = 0
         for clip in try WhisperFixtures.librivoxClips() {
             let result = try engine.transcribeDetailed(clip.audio, language: "en", cancellation: Cancellation())
             let hypothesis = result.words.map(\.text).joined(separator: " ")
             let wer = WER.errors(reference: clip.reference, hypothesis: hypothesis)
-            print("whisper \(clip.name): \(wer.edits)/\(wer.words) in \(String(format: "%.2f", result.seconds)) s: \(hypothesis)")
+            print("whisper beam \(beam) \(clip.name): \(wer.edits)/\(wer.words) in \(String(format: "%.2f", result.seconds)) s: \(hypothesis)")
             edits += wer.edits
             total += wer.words
             #expect(result.language == "en")
             #expect(result.redecodedSegments == 0)
             #expect(!result.words.isEmpty)
+            #expect(result.words.allSatisfy { $0.evidence != nil && (0...1).contains($0.confidence) })
         }
         let overall = Double(edits) / Double(total)
-        print("whisper librivox overall WER \(edits)/\(total) = \(String(format: "%.3f", overall))")
+        print("whisper beam \(beam) librivox overall WER \(edits)/\(total) = \(String(format: "%.3f", overall))")
         #expect(overall <= 0.10)
     }
 
