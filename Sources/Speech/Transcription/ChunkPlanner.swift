@@ -67,6 +67,48 @@ public struct ChunkPlanner: Sendable {
         return chunks
     }
 
+    /// How far inward a window edge that cuts through speech may move to reach a pause.
+    public static let edgeSearch = 0.75
+
+    /// `chunks` with every window edge that falls inside speech (where a neighbour overlaps)
+    /// moved inward, by at most `edgeSearch`, to the quietest moment there: a window that
+    /// opens in the middle of a word makes Whisper invent its first words and time those after
+    /// them seconds early, which no seam can repair. The overlaps' middles follow the edges.
+    public func placedAtPauses(_ chunks: [PlannedChunk], in audio: any AudioSource) throws -> [PlannedChunk] {
+        var placed = chunks
+        for i in placed.indices {
+            if placed[i].keepFrom != nil {
+                placed[i].start = try Self.quietest(in: audio, from: placed[i].start, to: placed[i].start + Self.edgeSearch, nearest: .start)
+            }
+            if placed[i].keepUntil != nil {
+                placed[i].end = try Self.quietest(in: audio, from: placed[i].end - Self.edgeSearch, to: placed[i].end, nearest: .end)
+            }
+        }
+        for i in placed.indices.dropFirst() where placed[i].keepFrom != nil {
+            let middle = (placed[i].start + placed[i - 1].end) / 2
+            placed[i].keepFrom = middle
+            placed[i - 1].keepUntil = middle
+        }
+        return placed
+    }
+
+    /// The middle of the quietest 60 ms between `from` and `to`; of equally quiet ones, the one
+    /// nearest the `nearest` end (the planned edge, which steady sound leaves where it was).
+    static func quietest(in audio: any AudioSource, from: Double, to: Double, nearest: Side) throws -> Double {
+        let clip = try audio.slice(from: from, to: to)
+        let levels = LoudnessEnvelope(clip.samples[...]).levels
+        let span = 3  // 20 ms frames
+        guard levels.count > span else { return nearest == .start ? from : to }
+        let starts = Array(0...(levels.count - span))
+        let quietest = (nearest == .start ? starts : starts.reversed()).min { a, b in
+            levels[a..<(a + span)].reduce(0, +) < levels[b..<(b + span)].reduce(0, +)
+        }!
+        let frame = Double(LoudnessEnvelope.frameLength) / Double(MonoAudio.sampleRate)
+        return min(to, max(from, clip.startTime + (Double(quietest) + Double(span) / 2) * frame))
+    }
+
+    enum Side { case start, end }
+
     /// Windows of at most `targetLength` covering unbroken speech, overlapping by `overlap`.
     private func split(_ span: (start: Double, end: Double)) -> [(start: Double, end: Double)] {
         let length = span.end - span.start

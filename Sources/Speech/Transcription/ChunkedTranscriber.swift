@@ -60,7 +60,7 @@ public final class ChunkedTranscriber: @unchecked Sendable {
     ) throws -> Transcript {
         // The regions also check the words afterwards, chunked or not.
         let regions = try speech ?? planner.detector.speechRegions(across: audio)
-        let chunks = options.chunking ? planner.plan(regions: regions)
+        let chunks = options.chunking ? try planner.placedAtPauses(planner.plan(regions: regions), in: audio)
             : [PlannedChunk(index: 0, start: audio.startTime, end: audio.endTime, keepFrom: nil, keepUntil: nil)]
         let total = chunks.reduce(0) { $0 + $1.duration }
         let previous = journal?.finished ?? [:]
@@ -87,8 +87,11 @@ public final class ChunkedTranscriber: @unchecked Sendable {
         }
         var kept = entries.map(\.words)
         for i in kept.indices.dropFirst() where chunks[i].start < chunks[i - 1].end {
-            let middle = chunks[i - 1].keepUntil ?? (chunks[i].start + chunks[i - 1].end) / 2
-            (kept[i - 1], kept[i]) = Seam.joined(kept[i - 1], kept[i], overlap: chunks[i].start...chunks[i - 1].end, middle: middle)
+            let overlap = chunks[i].start...chunks[i - 1].end
+            let middle = chunks[i - 1].keepUntil ?? (overlap.lowerBound + overlap.upperBound) / 2
+            (kept[i - 1], kept[i]) = try Seam.anchored(kept[i - 1], kept[i], overlap: overlap)
+                ?? refereed(kept[i - 1], kept[i], entries[i - 1], entries[i], of: audio, language: plan.language, cancellation: cancellation)
+                ?? Seam.joined(kept[i - 1], kept[i], overlap: overlap, middle: middle)
             kept[i] = Seam.withoutDuplicates(kept[i], after: kept[i - 1])
         }
         let checked = HallucinationGuard().check(kept.flatMap { $0 }.sorted { ($0.start, $0.end) < ($1.start, $1.end) }, speech: regions)
@@ -181,6 +184,33 @@ public final class ChunkedTranscriber: @unchecked Sendable {
         let words = try engine.transcribe(audio, language: language, cancellation: cancellation.child(deadline: began.addingTimeInterval(allowed)))
         speed.record(engine.identity, audioSeconds: audio.duration, workSeconds: Date().timeIntervalSince(began))
         return words
+    }
+
+    /// Two windows that share no anchor disagree over their overlap, and near its edge a window
+    /// is least reliable: it stops early, repeats itself, or times its first words seconds off. A
+    /// third window of the same engine, centred on the overlap, hears it far from any edge; it
+    /// joins both and fills the seam when it anchors with each. nil: the middle decides.
+    private func refereed(
+        _ earlier: [Word], _ later: [Word], _ before: JournalEntry, _ after: JournalEntry,
+        of audio: any AudioSource, language: String, cancellation: Cancellation
+    ) throws -> (earlier: [Word], later: [Word])? {
+        guard before.record.outcome == .recognised, after.record.outcome == .recognised, before.record.tier == after.record.tier,
+              let tier = before.record.tier, let engine = engines.engine(tier, for: language) else { return nil }
+        let centre = (after.chunk.start + before.chunk.end) / 2
+        let from = max(before.chunk.start, centre - planner.targetLength / 2)
+        let to = min(after.chunk.end, from + planner.targetLength)
+        let heard: [Word]
+        do {
+            heard = finish(try transcribe(try audio.slice(from: from, to: to), with: engine, language: language, cancellation: cancellation),
+                           producedBy: engine.identity)
+        } catch where cancellation.isCancelled {
+            throw SpeechError.cancelled
+        } catch {
+            return nil
+        }
+        guard let (kept, middle) = Seam.anchored(earlier, heard, overlap: from...before.chunk.end),
+              let (filled, rest) = Seam.anchored(middle, later, overlap: after.chunk.start...to) else { return nil }
+        return (kept + filled, rest)
     }
 
     /// The modern words of `entry` with every doubted stretch heard again by the basic tier (with

@@ -5,7 +5,8 @@ import CapforgeCore
 /// the windows disagree about when they were said: the earlier window stops decoding early near
 /// its cut-off end and the later one times the words before the middle. So the windows are
 /// joined at a word both heard at the same moment (an anchor): the earlier window's words up to
-/// it, the later window's after it. Without an anchor the middle decides.
+/// it, the later window's after it. Without an anchor the transcriber asks a third window centred
+/// on the overlap (`ChunkedTranscriber`), and failing that the middle decides.
 enum Seam {
     /// Two copies of a word at most this far apart (seconds, by start) are the same utterance.
     static let anchorDrift = 0.5
@@ -17,22 +18,31 @@ enum Seam {
     /// meet once; `middle` is where they meet without an anchor.
     static func joined(_ earlier: [Word], _ later: [Word], overlap: ClosedRange<Double>, middle: Double) -> (earlier: [Word], later: [Word]) {
         func centre(_ word: Word) -> Double { (word.start + word.end) / 2 }
+        return anchored(earlier, later, overlap: overlap)
+            ?? (earlier.filter { centre($0) < middle }, later.filter { centre($0) >= middle })
+    }
+
+    /// The two windows trimmed to meet at their anchor; nil when they share none (they disagree
+    /// about what was said in the overlap, or when).
+    static func anchored(_ earlier: [Word], _ later: [Word], overlap: ClosedRange<Double>) -> (earlier: [Word], later: [Word])? {
+        func centre(_ word: Word) -> Double { (word.start + word.end) / 2 }
         let tail = earlier.indices.filter { centre(earlier[$0]) >= overlap.lowerBound }
         let head = later.indices.filter { centre(later[$0]) <= overlap.upperBound }
         var anchor: (earlier: Int, later: Int, drift: Double)?
         for i in tail {
             for j in head where key(earlier[i]) == key(later[j]) && !key(earlier[i]).isEmpty {
                 let drift = abs(earlier[i].start - later[j].start)
-                // A short word ("the", "a") matches by chance; a longer one, or two in a row, does not.
-                let followed = i + 1 < earlier.count && j + 1 < later.count && key(earlier[i + 1]) == key(later[j + 1])
+                // A short word ("the", "a") matches by chance, and so do two ("you are" now muted /
+                // currently); a longer one, or three in a row, does not.
+                let followed = (1...2).allSatisfy { k in
+                    i + k < earlier.count && j + k < later.count && key(earlier[i + k]) == key(later[j + k])
+                }
                 guard drift <= anchorDrift, key(earlier[i]).count >= 4 || followed else { continue }
                 if anchor.map({ drift < $0.drift }) ?? true { anchor = (i, j, drift) }
             }
         }
-        if let anchor {
-            return (Array(earlier[...anchor.earlier]), Array(later[(anchor.later + 1)...]))
-        }
-        return (earlier.filter { centre($0) < middle }, later.filter { centre($0) >= middle })
+        guard let anchor else { return nil }
+        return (Array(earlier[...anchor.earlier]), Array(later[(anchor.later + 1)...]))
     }
 
     /// `later` without the run of words that ends `earlier` and opens `later` at the same moment:

@@ -143,6 +143,29 @@ import Testing
         #expect(twice.words.map(\.text) == ["Carlos,", "Carlos,", "two"])
     }
 
+    /// Two windows overlapping over 19.5–30.5 s that share no word: the earlier repeats itself at
+    /// its end, the later invents its first words and times "you are now muted" 6 s early (as
+    /// tiny.en did on a real recording). Cut at the middle, "you are now muted" was lost; a third
+    /// window centred on the overlap hears it and joins both.
+    @Test func windowsThatDisagreeAreJoinedByAThirdCentredOnTheirOverlap() throws {
+        let speech = burstAudio(seconds: 50, bursts: [(0.5, 49.5)])
+        func said(_ timed: [(String, Double)]) -> [Word] {
+            timed.map { Word(text: $0.0, start: $0.1, end: $0.1 + 0.25, confidence: 0.9, tier: .modern, engine: "whisper") }
+        }
+        let truth: [(String, Double)] = [("to", 22.0), ("mute", 22.3), ("or", 22.8), ("unmute", 23.1), ("yourself", 23.8),
+                                         ("you", 29.0), ("are", 29.3), ("now", 29.6), ("muted", 29.9), ("there", 31.0), ("is", 31.3)]
+        let engine = ScriptedEngine(calls: [
+            said([("alpha", 5)] + truth.prefix(5) + [("to", 28.9), ("mute", 29.2)]),
+            said([("the", 20.5), ("future", 21.0), ("you", 23.0), ("are", 23.3), ("now", 23.6), ("muted", 23.9),
+                  ("there", 31.0), ("is", 31.3), ("bravo", 45)]),
+            said(truth),
+        ])
+        let t = try ChunkedTranscriber(engines: TierEngines(modern: [engine], basic: []), calibration: CalibrationTable(engines: [:]))
+            .transcribe(speech, plan: english)
+        #expect(t.chunks.count == 2)
+        #expect(t.words.map(\.text) == ["alpha"] + truth.map(\.0) + ["bravo"])
+    }
+
     @Test func speechAfterTheLastWordIsRecognisedAgain() throws {
         let paused = burstAudio(seconds: 30, bursts: [(2, 6), (11, 15), (16, 18)])
         let engine = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"])

@@ -30,5 +30,8 @@ import Testing
         // A short word that happens to match is not an anchor.
         let chance = Seam.joined(words("so it is the end", from: 22), words("of the book", from: 22.9), overlap: 22...24, middle: 23)
         #expect((chance.earlier + chance.later).map(\.text) == ["so", "it", "is", "of", "the", "book"])
+        // Nor are two ("you are now muted" / "you are currently", as two real windows said).
+        #expect(Seam.anchored(words("you are now muted", from: 22), words("you are currently", from: 22.1), overlap: 22...24) == nil)
+        #expect(Seam.anchored(words("you are now muted", from: 22), words("you are now here", from: 22.1), overlap: 22...24) != nil)
     }
 }
