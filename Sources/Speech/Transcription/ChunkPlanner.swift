@@ -68,7 +68,7 @@ public struct ChunkPlanner: Sendable {
     }
 
     /// How far inward a window edge that cuts through speech may move to reach a pause.
-    public static let edgeSearch = 0.75
+    static let edgeSearch = 0.75
 
     /// `chunks` with every window edge that falls inside speech (where a neighbour overlaps)
     /// moved inward, by at most `edgeSearch`, to the quietest moment there: a window that
