@@ -166,7 +166,7 @@ public final class CaptionPipeline: @unchecked Sendable {
                 result.warnings.append("\(fellBack.count) of \(transcript.chunks.count) chunk(s) fell back to the basic tier (flagged as such): "
                     + (first.error ?? "the modern tier failed"))
             }
-            result.warnings += Self.nonSpeechWarnings(transcript)
+            result.warnings += Self.transcriptWarnings(transcript)
             let givenToRival = transcript.arbitrations.filter { $0.winner == .basic }
             if !givenToRival.isEmpty {
                 result.warnings.append("arbitration gave \(givenToRival.count) of \(transcript.arbitrations.count) doubted stretch(es) to the basic tier "
@@ -235,8 +235,8 @@ public final class CaptionPipeline: @unchecked Sendable {
         return result
     }
 
-    /// What the hallucination guard did, in words the user reads.
-    static func nonSpeechWarnings(_ transcript: Transcript) -> [String] {
+    /// What the hallucination guard and the seams did, in words the user reads.
+    static func transcriptWarnings(_ transcript: Transcript) -> [String] {
         var warnings: [String] = []
         let dropped = transcript.droppedWords
         if let first = dropped.first, let last = dropped.last {
@@ -246,6 +246,10 @@ public final class CaptionPipeline: @unchecked Sendable {
         }
         if transcript.wordsOverNoSpeech > 0 {
             warnings.append("\(transcript.wordsOverNoSpeech) word(s) lie where the speech detector found no speech; kept and marked low-confidence")
+        }
+        if let first = transcript.seamErrors.first {
+            warnings.append("\(transcript.seamErrors.count) seam(s) between windows that disagreed could not be heard again, so the overlap's "
+                + "middle joined them and a word there may be lost or doubled: \(first)")
         }
         return warnings
     }

@@ -56,10 +56,13 @@ public struct Transcript: Codable, Sendable, Equatable {
     public var wordsOverNoSpeech: Int
     /// The doubted stretches `--tier arbitrate` gave a second opinion, in time order.
     public var arbitrations: [ArbitrationVerdict]
+    /// Seams between windows that disagreed and whose refereeing window failed ("at 192.3 s:
+    /// why"): the overlap's middle joined them, so a word there may be lost or doubled.
+    public var seamErrors: [String]
 
     public init(language: String, words: [Word], engines: [EngineIdentity] = [], chunks: [ChunkRecord] = [], duration: Double,
                 speechDetector: String? = nil, droppedWords: [Word] = [], wordsOverNoSpeech: Int = 0,
-                arbitrations: [ArbitrationVerdict] = []) {
+                arbitrations: [ArbitrationVerdict] = [], seamErrors: [String] = []) {
         self.language = language
         self.words = words
         self.engines = engines
@@ -69,6 +72,7 @@ public struct Transcript: Codable, Sendable, Equatable {
         self.droppedWords = droppedWords
         self.wordsOverNoSpeech = wordsOverNoSpeech
         self.arbitrations = arbitrations
+        self.seamErrors = seamErrors
     }
 
     /// Seconds of speech (word time) per tier.

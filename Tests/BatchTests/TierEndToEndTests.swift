@@ -1,4 +1,4 @@
-import Batch
+@testable import Batch
 import CapforgeCore
 import Foundation
 import Media
@@ -119,6 +119,14 @@ struct TierEndToEndTests {
         let prepared = try pipeline.prepare(input, policy: pipeline.outputPolicy(for: input, protecting: [], overwrite: false), cancellation: Cancellation()) { _ in }
         #expect(prepared.result.status == .done && prepared.result.tier == .mixed)
         #expect(prepared.result.warnings.contains { $0.contains("fell back to the basic tier") && $0.contains("injected failure") }, "\(prepared.result.warnings)")
+    }
+
+    /// A seam the refereeing window could not join is said, with where and why.
+    @Test func aSeamLeftToTheMiddleIsAWarningLine() {
+        let transcript = Transcript(language: "en", words: [], duration: 60,
+                                    seamErrors: ["at 25.0 s: recognition did not finish within its 20 s deadline"])
+        #expect(CaptionPipeline.transcriptWarnings(transcript).contains { $0.hasPrefix("1 seam(s)") && $0.contains("at 25.0 s: recognition") })
+        #expect(CaptionPipeline.transcriptWarnings(Transcript(language: "en", words: [], duration: 60)).isEmpty)
     }
 
     /// `--tier modern` is a contract: with only a broken Whisper model there is no modern tier,

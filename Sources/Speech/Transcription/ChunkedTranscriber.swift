@@ -86,12 +86,21 @@ public final class ChunkedTranscriber: @unchecked Sendable {
                 record: entry.record, verdicts: entry.verdicts, wordsSoFar: entries.reduce(0) { $0 + $1.words.count }, resumed: resumed))
         }
         var kept = entries.map(\.words)
+        var seamErrors: [String] = []
         for i in kept.indices.dropFirst() where chunks[i].start < chunks[i - 1].end {
             let overlap = chunks[i].start...chunks[i - 1].end
             let middle = chunks[i - 1].keepUntil ?? (overlap.lowerBound + overlap.upperBound) / 2
-            (kept[i - 1], kept[i]) = try Seam.anchored(kept[i - 1], kept[i], overlap: overlap)
-                ?? refereed(kept[i - 1], kept[i], entries[i - 1], entries[i], of: audio, language: plan.language, cancellation: cancellation)
-                ?? Seam.joined(kept[i - 1], kept[i], overlap: overlap, middle: middle)
+            var joined = Seam.anchored(kept[i - 1], kept[i], overlap: overlap)
+            if joined == nil {
+                do {
+                    joined = try refereed(kept[i - 1], kept[i], entries[i - 1], entries[i], of: audio, language: plan.language, cancellation: cancellation)
+                } catch where cancellation.isCancelled {
+                    throw SpeechError.cancelled
+                } catch {
+                    seamErrors.append(String(format: "at %.1f s: ", middle) + "\(error)")
+                }
+            }
+            (kept[i - 1], kept[i]) = joined ?? Seam.joined(kept[i - 1], kept[i], overlap: overlap, middle: middle)
             kept[i] = Seam.withoutDuplicates(kept[i], after: kept[i - 1])
         }
         let checked = HallucinationGuard().check(kept.flatMap { $0 }.sorted { ($0.start, $0.end) < ($1.start, $1.end) }, speech: regions)
@@ -101,7 +110,7 @@ public final class ChunkedTranscriber: @unchecked Sendable {
         return Transcript(language: plan.language, words: checked.kept, engines: identities, chunks: entries.map(\.record), duration: audio.duration,
                           speechDetector: options.chunking ? planner.detector.name : nil,
                           droppedWords: checked.dropped, wordsOverNoSpeech: checked.flagged,
-                          arbitrations: entries.flatMap(\.verdicts))
+                          arbitrations: entries.flatMap(\.verdicts), seamErrors: seamErrors)
     }
 
     private func recognise(_ chunk: PlannedChunk, of audio: any AudioSource, plan: TierPlan, cancellation: Cancellation) throws -> JournalEntry {
@@ -189,7 +198,8 @@ public final class ChunkedTranscriber: @unchecked Sendable {
     /// Two windows that share no anchor disagree over their overlap, and near its edge a window
     /// is least reliable: it stops early, repeats itself, or times its first words seconds off. A
     /// third window of the same engine, centred on the overlap, hears it far from any edge; it
-    /// joins both and fills the seam when it anchors with each. nil: the middle decides.
+    /// joins both and fills the seam when it anchors with each. nil: the middle decides (so it
+    /// does when the third window fails, and the caller says so).
     private func refereed(
         _ earlier: [Word], _ later: [Word], _ before: JournalEntry, _ after: JournalEntry,
         of audio: any AudioSource, language: String, cancellation: Cancellation
@@ -199,15 +209,8 @@ public final class ChunkedTranscriber: @unchecked Sendable {
         let centre = (after.chunk.start + before.chunk.end) / 2
         let from = max(before.chunk.start, centre - planner.targetLength / 2)
         let to = min(after.chunk.end, from + planner.targetLength)
-        let heard: [Word]
-        do {
-            heard = finish(try transcribe(try audio.slice(from: from, to: to), with: engine, language: language, cancellation: cancellation),
+        let heard = finish(try transcribe(try audio.slice(from: from, to: to), with: engine, language: language, cancellation: cancellation),
                            producedBy: engine.identity)
-        } catch where cancellation.isCancelled {
-            throw SpeechError.cancelled
-        } catch {
-            return nil
-        }
         guard let (kept, middle) = Seam.anchored(earlier, heard, overlap: from...before.chunk.end),
               let (filled, rest) = Seam.anchored(middle, later, overlap: after.chunk.start...to) else { return nil }
         return (kept + filled, rest)

@@ -154,16 +154,24 @@ import Testing
         }
         let truth: [(String, Double)] = [("to", 22.0), ("mute", 22.3), ("or", 22.8), ("unmute", 23.1), ("yourself", 23.8),
                                          ("you", 29.0), ("are", 29.3), ("now", 29.6), ("muted", 29.9), ("there", 31.0), ("is", 31.3)]
-        let engine = ScriptedEngine(calls: [
-            said([("alpha", 5)] + truth.prefix(5) + [("to", 28.9), ("mute", 29.2)]),
-            said([("the", 20.5), ("future", 21.0), ("you", 23.0), ("are", 23.3), ("now", 23.6), ("muted", 23.9),
-                  ("there", 31.0), ("is", 31.3), ("bravo", 45)]),
-            said(truth),
-        ])
-        let t = try ChunkedTranscriber(engines: TierEngines(modern: [engine], basic: []), calibration: CalibrationTable(engines: [:]))
-            .transcribe(speech, plan: english)
-        #expect(t.chunks.count == 2)
-        #expect(t.words.map(\.text) == ["alpha"] + truth.map(\.0) + ["bravo"])
+        func run(failing: Int?) throws -> Transcript {
+            let engine = ScriptedEngine(calls: [
+                said([("alpha", 5)] + truth.prefix(5) + [("to", 28.9), ("mute", 29.2)]),
+                said([("the", 20.5), ("future", 21.0), ("you", 23.0), ("are", 23.3), ("now", 23.6), ("muted", 23.9),
+                      ("there", 31.0), ("is", 31.3), ("bravo", 45)]),
+                said(truth),
+            ], failing: failing)
+            return try ChunkedTranscriber(engines: TierEngines(modern: [engine], basic: []), calibration: CalibrationTable(engines: [:]))
+                .transcribe(speech, plan: english)
+        }
+        let refereed = try run(failing: nil)
+        #expect(refereed.chunks.count == 2)
+        #expect(refereed.words.map(\.text) == ["alpha"] + truth.map(\.0) + ["bravo"])
+        #expect(refereed.seamErrors.isEmpty)
+        // When the third window fails, the middle decides, and the transcript says so.
+        let unrefereed = try run(failing: 2)
+        #expect(unrefereed.words.map(\.text) == ["alpha", "to", "mute", "or", "unmute", "yourself", "there", "is", "bravo"])
+        #expect(unrefereed.seamErrors.count == 1 && unrefereed.seamErrors[0].contains("scripted failure"), "\(unrefereed.seamErrors)")
     }
 
     @Test func speechAfterTheLastWordIsRecognisedAgain() throws {

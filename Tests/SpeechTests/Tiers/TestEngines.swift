@@ -86,17 +86,22 @@ final class ScriptedEngine: SpeechEngine, @unchecked Sendable {
     let identity = EngineIdentity(engine: "whisper", tier: .modern, model: "scripted")
     let supportedLanguages: Set<String> = ["en"]
     private let calls: [[Word]]
+    /// The call (0-based) that fails instead, if any.
+    private let failing: Int?
     private var next = 0
     private let lock = NSLock()
 
-    init(calls: [[Word]]) {
+    init(calls: [[Word]], failing: Int? = nil) {
         self.calls = calls
+        self.failing = failing
     }
 
     func transcribe(_ audio: MonoAudio, language: String, cancellation: Cancellation) throws -> [Word] {
-        lock.withLock {
+        let call = lock.withLock {
             defer { next += 1 }
-            return next < calls.count ? calls[next] : []
+            return next
         }
+        if call == failing { throw SpeechError.engineFailed(engine: "whisper", reason: "scripted failure") }
+        return call < calls.count ? calls[call] : []
     }
 }
