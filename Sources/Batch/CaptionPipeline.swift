@@ -167,15 +167,6 @@ public final class CaptionPipeline: @unchecked Sendable {
                     + (first.error ?? "the modern tier failed"))
             }
             result.warnings += Self.transcriptWarnings(transcript)
-            let givenToRival = transcript.arbitrations.filter { $0.winner == .basic }
-            if !givenToRival.isEmpty {
-                result.warnings.append("arbitration gave \(givenToRival.count) of \(transcript.arbitrations.count) doubted stretch(es) to the basic tier "
-                    + "(\(givenToRival.reduce(0) { $0 + $1.rival.count }) word(s), flagged as basic quality); -v or the JSON shows each verdict")
-            }
-            let failedRival = transcript.arbitrations.filter { $0.rule == .rivalFailed }
-            if let first = failedRival.first {
-                result.warnings.append("the basic tier failed on \(failedRival.count) doubted stretch(es); the modern words stand: \(first.error ?? "")")
-            }
             let failedChunks = transcript.chunks.filter { $0.outcome == .failed }
             if !failedChunks.isEmpty {
                 result.warnings.append("\(failedChunks.count) chunk(s) could not be recognised by any tier: "
@@ -235,7 +226,7 @@ public final class CaptionPipeline: @unchecked Sendable {
         return result
     }
 
-    /// What the hallucination guard and the seams did, in words the user reads.
+    /// What the hallucination guard, the seams and arbitration did, in words the user reads.
     static func transcriptWarnings(_ transcript: Transcript) -> [String] {
         var warnings: [String] = []
         let dropped = transcript.droppedWords
@@ -250,6 +241,15 @@ public final class CaptionPipeline: @unchecked Sendable {
         if let first = transcript.seamErrors.first {
             warnings.append("\(transcript.seamErrors.count) seam(s) between windows that disagreed could not be heard again, so the overlap's "
                 + "middle joined them and a word there may be lost or doubled: \(first)")
+        }
+        let givenToRival = transcript.arbitrations.filter { $0.winner == .basic }
+        if !givenToRival.isEmpty {
+            warnings.append("arbitration gave \(givenToRival.count) of \(transcript.arbitrations.count) doubted stretch(es) to the basic tier "
+                + "(\(givenToRival.reduce(0) { $0 + $1.rival.count }) word(s), flagged as basic quality); -v or the JSON shows each verdict")
+        }
+        let failedRival = transcript.arbitrations.filter { $0.rule == .rivalFailed }
+        if let first = failedRival.first {
+            warnings.append("the basic tier failed on \(failedRival.count) doubted stretch(es); the modern words stand: \(first.error ?? "")")
         }
         return warnings
     }

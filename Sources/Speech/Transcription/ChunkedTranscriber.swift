@@ -232,7 +232,7 @@ public final class ChunkedTranscriber: @unchecked Sendable {
                 let heard = try transcribe(try audio.slice(from: from, to: to), with: rival, language: language, cancellation: cancellation)
                 // The rival's words for the stretch itself: the context was only there to decode in.
                 let inside = heard.filter { (start...end).contains(($0.start + $0.end) / 2) }
-                let words = options.glossary.apply(to: calibration.apply(to: inside, producedBy: rival.identity))
+                let words = finish(inside, producedBy: rival.identity)
                 let rule = rules.decide(modern: modern, rival: words, glossary: options.glossary)
                 if rule == .rivalMoreConfident { result.words.replaceSubrange(stretch, with: words) }
                 verdicts.append(ArbitrationVerdict(start: start, end: end, rule: rule, modern: modern, rival: words))
@@ -246,8 +246,8 @@ public final class ChunkedTranscriber: @unchecked Sendable {
         return result
     }
 
-    /// All the window's words, overlaps included (`Seam` joins neighbours once every window is
-    /// in), calibrated and glossary-corrected.
+    /// Words as an engine gave them, calibrated and glossary-corrected (a window's overlaps are
+    /// kept: `Seam` joins neighbours once every window is in).
     private func finish(_ words: [Word], producedBy identity: EngineIdentity) -> [Word] {
         options.glossary.apply(to: calibration.apply(to: words, producedBy: identity))
     }

@@ -41,11 +41,11 @@ public struct Glossary: Sendable, Equatable, Hashable, Codable {
     /// the term's spelling, keeping the word's surrounding punctuation.
     public func apply(to words: [Word]) -> [Word] {
         let spellings = terms.flatMap { $0.split(separator: " ").map(String.init) }
-        let known = Dictionary(spellings.map { (Self.key($0), $0) }, uniquingKeysWith: { first, _ in first })
+        let known = Dictionary(spellings.map { ($0.spellingKey, $0) }, uniquingKeysWith: { first, _ in first })
         guard !known.isEmpty else { return words }
         return words.map { word in
             let core = word.text.trimmingCharacters(in: .punctuationCharacters)
-            guard !core.isEmpty, let term = known[Self.key(core)], let range = word.text.range(of: core) else { return word }
+            guard !core.isEmpty, let term = known[core.spellingKey], let range = word.text.range(of: core) else { return word }
             var fixed = word
             fixed.text.replaceSubrange(range, with: term)
             return fixed
@@ -54,11 +54,10 @@ public struct Glossary: Sendable, Equatable, Hashable, Codable {
 
     /// Whether `word` is (a word of) one of the terms, ignoring case and punctuation.
     public func knows(_ word: Word) -> Bool {
-        let core = Self.key(word.text)
-        return !core.isEmpty && terms.contains { $0.split(separator: " ").contains { Self.key(String($0)) == core } }
+        let core = word.text.spellingKey
+        return !core.isEmpty && terms.contains { $0.split(separator: " ").contains { String($0).spellingKey == core } }
     }
 
-    private static func key(_ text: String) -> String { text.spellingKey }
 }
 
 public enum GlossaryError: Error, CustomStringConvertible, Equatable {
