@@ -130,8 +130,15 @@ def corpus_seconds(sources_tsv, split):
     return sum(float(row[6]) for row in rows if row[1] == split)
 
 
+def default_threshold(root):
+    """Confidence.defaultThreshold, read from the Swift source under `root`."""
+    source = (root / "Sources" / "CapforgeCore" / "Confidence.swift").read_text()
+    return float(re.search(r"defaultThreshold = ([0-9.]+)", source).group(1))
+
+
 def capforge_json(capforge, media, out, options):
-    """Runs `capforge caption` on `media` (paths) into `out`: {path: its JSON document}."""
-    subprocess.run([str(capforge), "caption", *map(str, media), "--formats", "json", "--force", "-q",
+    """Runs `capforge caption` on `media` (paths) into `out`: {path: its JSON document}. `out` is
+    the script's own folder, so what an earlier build wrote there is replaced (--overwrite)."""
+    subprocess.run([str(capforge), "caption", *map(str, media), "--formats", "json", "--force", "--overwrite", "-q",
                     "--out", str(out), *options], check=True, stdout=subprocess.DEVNULL)
     return {path: json.loads(next(out.glob(f"{path.stem}.*.json")).read_text()) for path in media}

@@ -28,16 +28,17 @@ public struct BatchSettings: Sendable, Codable, Equatable {
     public init() {}
 
     /// The settings key for these settings with these engines and calibration.
-    public func key(engines: [EngineIdentity], calibration: CalibrationTable) throws -> String {
+    public func key(engines: [EngineIdentity], crossChecker: EngineIdentity? = nil, calibration: CalibrationTable) throws -> String {
         struct Keyed: Encodable {
             var settings: BatchSettings
             var engines: [EngineIdentity]
+            var crossChecker: EngineIdentity?
             var calibration: CalibrationTable
             var version = 1
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        return SHA256.hex(of: try encoder.encode(Keyed(settings: self, engines: engines, calibration: calibration)))
+        return SHA256.hex(of: try encoder.encode(Keyed(settings: self, engines: engines, crossChecker: crossChecker, calibration: calibration)))
     }
 }
 

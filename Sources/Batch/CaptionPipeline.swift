@@ -22,7 +22,8 @@ public final class CaptionPipeline: @unchecked Sendable {
         self.calibration = calibration
         self.layout = layout
         resolver = TierResolver(inventory: engines.inventory(modernLibraryAvailable: modernLibraryAvailable))
-        settingsKey = try settings.key(engines: (engines.modern + engines.basic).map(\.identity), calibration: calibration)
+        settingsKey = try settings.key(engines: (engines.modern + engines.basic).map(\.identity), crossChecker: engines.crossChecker?.identity,
+                                       calibration: calibration)
         transcriber = ChunkedTranscriber(engines: engines, calibration: calibration, options: settings.transcription)
         style = try StyleSheet.load(named: settings.style)
     }
@@ -167,6 +168,7 @@ public final class CaptionPipeline: @unchecked Sendable {
                     + (first.error ?? "the modern tier failed"))
             }
             result.warnings += Self.transcriptWarnings(transcript)
+            result.warnings += confidenceWarnings(transcript)
             let failedChunks = transcript.chunks.filter { $0.outcome == .failed }
             if !failedChunks.isEmpty {
                 result.warnings.append("\(failedChunks.count) chunk(s) could not be recognised by any tier: "
@@ -250,6 +252,34 @@ public final class CaptionPipeline: @unchecked Sendable {
         let failedRival = transcript.arbitrations.filter { $0.rule == .rivalFailed }
         if let first = failedRival.first {
             warnings.append("the basic tier failed on \(failedRival.count) doubted stretch(es); the modern words stand: \(first.error ?? "")")
+        }
+        return warnings
+    }
+
+    /// Where this file's confidences rest on no measurement, and what `--cross-check` could not do.
+    func confidenceWarnings(_ transcript: Transcript) -> [String] {
+        var warnings = transcript.engines.filter { !calibration[identity: $0].measured }.map { identity in
+            "the confidence of \(identity.engine) \(identity.model) is not calibrated on held-out speech here: its raw confidence "
+                + "is used, so its low-confidence marks are unmeasured"
+        }
+        guard let checker = engines.crossChecker, let modern = transcript.engines.first(where: { $0.tier == .modern }) else { return warnings }
+        let name = "the cross-check model \(checker.identity.model)"
+        if engines.crossChecker(for: transcript.language, of: modern) == nil {
+            warnings.append(modern == checker.identity
+                ? "not cross-checked: \(name) is the only one that covers '\(transcript.language)', and it transcribed the file itself"
+                : "not cross-checked: \(name) does not cover '\(transcript.language)'")
+            return warnings
+        }
+        let pair = CalibrationTable.key(modern, checkedBy: checker.identity)
+        if transcript.checkedBy != nil, calibration.crossChecks[pair] == nil {
+            warnings.append(calibration.crossCheck(modern, checkedBy: checker.identity) == nil
+                ? "\(pair) is not measured: disputed words are listed in the JSON but keep their confidence"
+                : "\(pair) is not measured: the pooled rates of the measured pairs weigh its disputes")
+        }
+        let failed = transcript.chunks.filter { $0.crossCheckError != nil }
+        if let first = failed.first {
+            warnings.append("\(name) failed on \(failed.count) chunk(s), whose words keep the confidence of one model: "
+                + String(format: "%.1f–%.1f s: ", first.start, first.end) + (first.crossCheckError ?? ""))
         }
         return warnings
     }

@@ -29,14 +29,19 @@ public struct ChunkRecord: Codable, Sendable, Equatable {
     public var tier: Tier?
     public var engine: String?
     public var error: String?
+    /// Why the cross-checking model could not hear this chunk: its words keep the confidence of
+    /// one model.
+    public var crossCheckError: String?
 
-    public init(start: Double, end: Double, outcome: Outcome, tier: Tier? = nil, engine: String? = nil, error: String? = nil) {
+    public init(start: Double, end: Double, outcome: Outcome, tier: Tier? = nil, engine: String? = nil, error: String? = nil,
+                crossCheckError: String? = nil) {
         self.start = start
         self.end = end
         self.outcome = outcome
         self.tier = tier
         self.engine = engine
         self.error = error
+        self.crossCheckError = crossCheckError
     }
 }
 
@@ -59,10 +64,13 @@ public struct Transcript: Codable, Sendable, Equatable {
     /// Seams between windows that disagreed and whose refereeing window failed ("at 192.3 s:
     /// why"): the overlap's middle joined them, so a word there may be lost or doubled.
     public var seamErrors: [String]
+    /// The second model that heard the modern tier's chunks again (`--cross-check`); nil when
+    /// none did.
+    public var checkedBy: EngineIdentity?
 
     public init(language: String, words: [Word], engines: [EngineIdentity] = [], chunks: [ChunkRecord] = [], duration: Double,
                 speechDetector: String? = nil, droppedWords: [Word] = [], wordsOverNoSpeech: Int = 0,
-                arbitrations: [ArbitrationVerdict] = [], seamErrors: [String] = []) {
+                arbitrations: [ArbitrationVerdict] = [], seamErrors: [String] = [], checkedBy: EngineIdentity? = nil) {
         self.language = language
         self.words = words
         self.engines = engines
@@ -73,6 +81,7 @@ public struct Transcript: Codable, Sendable, Equatable {
         self.wordsOverNoSpeech = wordsOverNoSpeech
         self.arbitrations = arbitrations
         self.seamErrors = seamErrors
+        self.checkedBy = checkedBy
     }
 
     /// Seconds of speech (word time) per tier.

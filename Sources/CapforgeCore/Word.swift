@@ -56,10 +56,14 @@ public struct WordEvidence: Codable, Sendable, Equatable, Hashable {
     public var tokenCount: Int
     /// Mean log-probability of the text tokens of the word's segment (Whisper's avg_logprob).
     public var segmentLogProbability: Double
+    /// With `--cross-check`: true when the second model did not hear this word here, false when
+    /// it did; nil when no second model heard the audio.
+    public var disputed: Bool?
 
-    public init(minimumTokenProbability: Double, tokenCount: Int, segmentLogProbability: Double) {
+    public init(minimumTokenProbability: Double, tokenCount: Int, segmentLogProbability: Double, disputed: Bool? = nil) {
         self.minimumTokenProbability = minimumTokenProbability
         self.tokenCount = tokenCount
         self.segmentLogProbability = segmentLogProbability
+        self.disputed = disputed
     }
 }

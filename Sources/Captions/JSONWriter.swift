@@ -43,6 +43,8 @@ public struct JSONWriter: SubtitleWriter {
         var tier: TranscriptTier
         var basicShare: Double
         var engines: [EngineIdentity]
+        /// The second model that cross-checked the modern words (`evidence.disputed`).
+        var checkedBy: EngineIdentity?
         /// Which speech detector chose the audio that was recognised.
         var speechDetector: String?
         var settings: CaptionSettings
@@ -67,7 +69,7 @@ public struct JSONWriter: SubtitleWriter {
     public func render() throws -> String {
         let document = Document(
             language: transcript.language, duration: transcript.duration, tier: transcript.tier,
-            basicShare: transcript.basicShare, engines: transcript.engines, speechDetector: transcript.speechDetector, settings: settings, quality: quality,
+            basicShare: transcript.basicShare, engines: transcript.engines, checkedBy: transcript.checkedBy, speechDetector: transcript.speechDetector, settings: settings, quality: quality,
             chunks: transcript.chunks, words: transcript.words, droppedWords: transcript.droppedWords,
             arbitrations: transcript.arbitrations,
             cues: cues.enumerated().map { CueRecord(number: $0 + 1, startMs: $1.start, endMs: $1.end, lines: $1.lines, tier: $1.tier) })

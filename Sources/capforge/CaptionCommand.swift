@@ -20,6 +20,7 @@ private let batchOptions: [Option] = [
     Option("report", value: "FILE.html", help: "write a self-contained HTML report"),
     Option("vocab", value: "FILE", help: "terms (one per line) to prompt Whisper with and to fix spelling in every tier"),
     Option("model", value: "PATH", help: "use this ggml Whisper model instead of the installed ones"),
+    Option("cross-check", value: "MODEL", help: "a second Whisper model (installed name or file) hears every chunk again; words it did not hear are marked low-confidence (costs that model's time too)"),
     Option("precise-timing", help: "DTW word timing (slower, tighter word starts)"),
     Option("beam", value: "N", help: "Whisper beam search of width N, 1-8 (default 1: greedy decoding, with temperature fallback)"),
     Option("deadline-factor", value: "X", help: "a chunk may take X times its length, or 3x what the engine was measured to need, before it falls back (default 3; never less than 20 s, 120 s before an engine's first chunk)"),
@@ -152,7 +153,8 @@ func loadEngines(_ args: ParsedArguments, settings: BatchSettings, store: ModelS
         WhisperLibrary.setLogHandler(nil)
     }
     let options = WhisperOptions(preciseTiming: settings.preciseTiming, beamSize: settings.beamSize, initialPrompt: settings.glossary.prompt)
-    let engines = try InstalledEngines.discover(store: store, whisperModel: args.value("model").map { URL(fileURLWithPath: $0) }, whisperOptions: options)
+    let engines = try InstalledEngines.discover(
+        store: store, whisperModel: args.value("model").map { URL(fileURLWithPath: $0) }, crossCheck: args.value("cross-check"), whisperOptions: options)
     for warning in startupWarnings(engines, store: store) { printError("capforge: warning: \(warning)") }
     return engines
 }

@@ -148,6 +148,33 @@ struct TierEndToEndTests {
         #expect(auto.status == 0 && auto.stdout.contains("only the basic tier is available"), "\(auto.stdout)")
     }
 
+    /// `--cross-check base` with tiny.en on a real reading: every word carries base's verdict, the
+    /// JSON names the checker, and the disputed words score below the others. A checker that is
+    /// not installed, or that is the `--model` itself, is an error before any file is touched.
+    @Test func crossCheckedWordsCarryTheSecondModelsVerdict() throws {
+        let folder = try scratchFolder("cross-check")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try copyFixture("librivox.mp4", to: folder)
+        let tiny = CLI.models.appendingPathComponent("ggml-tiny.en.bin").path
+        let run = try CLI().run(["caption", folder.path, "--formats", "json", "--lang", "en", "--tier", "modern", "--model", tiny, "--cross-check", "base"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("librivox.en.json"))) as! [String: Any]
+        #expect((json["checkedBy"] as? [String: Any])?["model"] as? String == "base")
+        let words = json["words"] as! [[String: Any]]
+        let verdicts = words.map { ($0["evidence"] as? [String: Any])?["disputed"] as? Bool }
+        #expect(!words.isEmpty && verdicts.allSatisfy { $0 != nil }, "\(verdicts)")
+        let scores = words.map { $0["calibratedConfidence"] as! Double }
+        let disputed = zip(scores, verdicts).filter { $0.1 == true }.map(\.0)
+        let agreed = zip(scores, verdicts).filter { $0.1 == false }.map(\.0)
+        #expect(disputed.count < words.count / 4, "the two models mostly agree on a clear reading: \(disputed.count) of \(words.count)")
+        #expect((disputed.max() ?? 0) < (agreed.reduce(0, +) / Double(max(1, agreed.count))), "\(disputed) vs \(agreed.count) agreed")
+
+        let unknown = try CLI().run(["caption", folder.path, "--formats", "json", "--model", tiny, "--cross-check", "no-such-model"])
+        #expect(unknown.status != 0 && unknown.stderr.contains("--cross-check takes an installed Whisper model's name"), "\(unknown.stderr)")
+        let itself = try CLI().run(["caption", folder.path, "--formats", "json", "--model", tiny, "--cross-check", tiny])
+        #expect(itself.status != 0 && itself.stderr.contains("it is the --model that transcribes"), "\(itself.stderr)")
+    }
+
     /// `--tier arbitrate` on a real reading with real engines: with `--accept 0.99` Whisper
     /// doubts enough words that PocketSphinx hears those stretches again, and every verdict is in
     /// the JSON (both engines' words, the deciding rule) and on the terminal with -v.

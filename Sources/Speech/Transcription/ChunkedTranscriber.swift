@@ -107,40 +107,27 @@ public final class ChunkedTranscriber: @unchecked Sendable {
         // The engines (and models) that produced chunks or arbitrated words, not every installed one.
         let tiersUsed = Set(entries.compactMap { $0.record.outcome == .recognised ? $0.record.tier : nil } + checked.kept.map(\.tier))
         let identities = [Tier.modern, .basic].filter(tiersUsed.contains).compactMap { engines.engine($0, for: plan.language)?.identity }
+        let crossChecked = checked.kept.contains { $0.evidence?.disputed != nil }
+        let modern = engines.engine(.modern, for: plan.language)
         return Transcript(language: plan.language, words: checked.kept, engines: identities, chunks: entries.map(\.record), duration: audio.duration,
                           speechDetector: options.chunking ? planner.detector.name : nil,
                           droppedWords: checked.dropped, wordsOverNoSpeech: checked.flagged,
-                          arbitrations: entries.flatMap(\.verdicts), seamErrors: seamErrors)
+                          arbitrations: entries.flatMap(\.verdicts), seamErrors: seamErrors,
+                          checkedBy: crossChecked ? modern.flatMap { engines.crossChecker(for: plan.language, of: $0.identity)?.identity } : nil)
     }
 
     private func recognise(_ chunk: PlannedChunk, of audio: any AudioSource, plan: TierPlan, cancellation: Cancellation) throws -> JournalEntry {
         let clip = try audio.slice(from: chunk.start, to: chunk.end)
-        func attempt(_ tier: Tier) -> Result<[Word], Error>? {
+        func attempt(_ tier: Tier) -> Result<Heard, Error>? {
             guard let engine = engines.engine(tier, for: plan.language) else { return nil }
-            func transcribe(_ audio: MonoAudio) throws -> [Word] {
-                try self.transcribe(audio, with: engine, language: plan.language, cancellation: cancellation)
-            }
-            do {
-                var words = try transcribe(clip)
-                // Whisper can stop decoding at a long pause and drop everything after it: speech the
-                // detector heard after the last word is recognised again, from there to the chunk's end.
-                // (A chunk with no words at all is silence or noise, not a decoder that stopped.)
-                let lastWordEnd = words.map(\.end).max() ?? .infinity
-                let unheard = chunk.speech.filter { $0.start >= lastWordEnd }
-                if let first = unheard.first, unheard.reduce(0, { $0 + $1.duration }) >= 0.5 {
-                    words += try transcribe(try audio.slice(from: first.start, to: chunk.end))
-                }
-                return .success(finish(words.sorted { ($0.start, $0.end) < ($1.start, $1.end) }, producedBy: engine.identity))
-            } catch {
-                return .failure(error)
-            }
+            return Result { try hear(clip, speech: chunk.speech, of: audio, with: engine, language: plan.language, cancellation: cancellation) }
         }
-        func outcome(_ result: Result<[Word], Error>?, _ tier: Tier) throws -> JournalEntry? {
+        func outcome(_ result: Result<Heard, Error>?, _ tier: Tier) throws -> JournalEntry? {
             switch result {
-            case .success(let words)?:
-                let engine = engines.engine(tier, for: plan.language)!.identity.engine
-                let record = ChunkRecord(start: chunk.start, end: chunk.end, outcome: words.isEmpty ? .silence : .recognised, tier: tier, engine: engine)
-                return JournalEntry(chunk: chunk, record: record, words: words)
+            case .success(let heard)?:
+                let record = ChunkRecord(start: chunk.start, end: chunk.end, outcome: heard.words.isEmpty ? .silence : .recognised, tier: tier,
+                                         engine: heard.engine.engine, crossCheckError: heard.crossCheckError)
+                return JournalEntry(chunk: chunk, record: record, words: heard.words)
             case .failure where cancellation.isCancelled:
                 // The user stopped the run: abandon the chunk rather than recording a failure.
                 throw SpeechError.cancelled
@@ -148,7 +135,7 @@ public final class ChunkedTranscriber: @unchecked Sendable {
                 return nil
             }
         }
-        func failed(_ results: [Result<[Word], Error>?]) -> JournalEntry {
+        func failed(_ results: [Result<Heard, Error>?]) -> JournalEntry {
             let reasons = results.compactMap { result -> String? in
                 if case .failure(let error)? = result { return "\(error)" }
                 return nil
@@ -195,6 +182,47 @@ public final class ChunkedTranscriber: @unchecked Sendable {
         return words
     }
 
+    /// What one engine heard in a window, calibrated and glossary-corrected, and cross-checked
+    /// when a second model is there for it.
+    private struct Heard {
+        var engine: EngineIdentity
+        var words: [Word]
+        var crossCheckError: String?
+    }
+
+    private func hear(
+        _ clip: MonoAudio, speech: [SpeechRegion], of audio: any AudioSource, with engine: any SpeechEngine, language: String, cancellation: Cancellation
+    ) throws -> Heard {
+        let words = try wordsWithRest(clip, speech: speech, of: audio, with: engine, language: language, cancellation: cancellation)
+        guard !words.isEmpty, let checker = engines.crossChecker(for: language, of: engine.identity) else {
+            return Heard(engine: engine.identity, words: finish(words, producedBy: engine.identity))
+        }
+        do {
+            let other = try wordsWithRest(clip, speech: speech, of: audio, with: checker, language: language, cancellation: cancellation)
+            let marked = CrossCheck.marked(words, against: other, language: language)
+            return Heard(engine: engine.identity, words: finish(marked, producedBy: engine.identity, checkedBy: checker.identity))
+        } catch where cancellation.isCancelled {
+            throw SpeechError.cancelled
+        } catch {
+            return Heard(engine: engine.identity, words: finish(words, producedBy: engine.identity), crossCheckError: "\(error)")
+        }
+    }
+
+    /// Whisper can stop decoding at a long pause and drop everything after it: speech the
+    /// detector heard after the last word is recognised again, from there to the window's end.
+    /// (A window with no words at all is silence or noise, not a decoder that stopped.)
+    private func wordsWithRest(
+        _ clip: MonoAudio, speech: [SpeechRegion], of audio: any AudioSource, with engine: any SpeechEngine, language: String, cancellation: Cancellation
+    ) throws -> [Word] {
+        var words = try transcribe(clip, with: engine, language: language, cancellation: cancellation)
+        let lastWordEnd = words.map(\.end).max() ?? .infinity
+        let unheard = speech.filter { $0.start >= lastWordEnd }
+        if let first = unheard.first, unheard.reduce(0, { $0 + $1.duration }) >= 0.5 {
+            words += try transcribe(try audio.slice(from: first.start, to: clip.endTime), with: engine, language: language, cancellation: cancellation)
+        }
+        return words.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
+    }
+
     /// Two windows that share no anchor disagree over their overlap, and near its edge a window
     /// is least reliable: it stops early, repeats itself, or times its first words seconds off. A
     /// third window of the same engine, centred on the overlap, hears it far from any edge; it
@@ -209,9 +237,9 @@ public final class ChunkedTranscriber: @unchecked Sendable {
         let centre = (after.chunk.start + before.chunk.end) / 2
         let from = max(before.chunk.start, centre - planner.targetLength / 2)
         let to = min(after.chunk.end, from + planner.targetLength)
-        let heard = finish(try transcribe(try audio.slice(from: from, to: to), with: engine, language: language, cancellation: cancellation),
-                           producedBy: engine.identity)
-        guard let (kept, middle) = Seam.anchored(earlier, heard, overlap: from...before.chunk.end),
+        let heard = try hear(try audio.slice(from: from, to: to), speech: [], of: audio, with: engine, language: language, cancellation: cancellation)
+        if let error = heard.crossCheckError { throw SpeechError.engineFailed(engine: "the cross-check of the refereeing window", reason: error) }
+        guard let (kept, middle) = Seam.anchored(earlier, heard.words, overlap: from...before.chunk.end),
               let (filled, rest) = Seam.anchored(middle, later, overlap: after.chunk.start...to) else { return nil }
         return (kept + filled, rest)
     }
@@ -248,7 +276,7 @@ public final class ChunkedTranscriber: @unchecked Sendable {
 
     /// Words as an engine gave them, calibrated and glossary-corrected (a window's overlaps are
     /// kept: `Seam` joins neighbours once every window is in).
-    private func finish(_ words: [Word], producedBy identity: EngineIdentity) -> [Word] {
-        options.glossary.apply(to: calibration.apply(to: words, producedBy: identity))
+    private func finish(_ words: [Word], producedBy identity: EngineIdentity, checkedBy checker: EngineIdentity? = nil) -> [Word] {
+        options.glossary.apply(to: calibration.apply(to: words, producedBy: identity, checkedBy: checker))
     }
 }

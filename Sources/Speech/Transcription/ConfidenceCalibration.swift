@@ -9,7 +9,7 @@ public struct ConfidenceCalibration: Sendable, Equatable, Codable {
     /// Where the engine gives word evidence, the points map this combination's score instead of
     /// the raw confidence.
     public var combination: EvidenceCombination?
-    /// False for the un-measured fallback (identity); reports say which one was used.
+    /// False for the un-measured fallback (identity); the run warns when it uses one.
     public var measured: Bool
     /// How and on what the points were measured.
     public var note: String
@@ -117,29 +117,76 @@ public struct EvidenceCombination: Sendable, Equatable, Codable {
     }
 }
 
+/// What a cross-check's verdict says about a word, measured for one pair of models by
+/// `Scripts/calibrate`: how often the second model disputes a right word and a wrong one. Bayes'
+/// rule turns the first model's calibrated confidence into one given the verdict (the verdict
+/// is taken as independent of the word's own evidence, once its rightness is known).
+public struct CrossCheckCalibration: Sendable, Equatable, Codable {
+    public var disputedWhenRight: Double
+    public var disputedWhenWrong: Double
+    /// How and on what the rates were measured.
+    public var note: String
+
+    public init(disputedWhenRight: Double, disputedWhenWrong: Double, note: String) {
+        self.disputedWhenRight = disputedWhenRight
+        self.disputedWhenWrong = disputedWhenWrong
+        self.note = note
+    }
+
+    /// `confidence` (the probability that the word is right) once the verdict is known.
+    public func callAsFunction(_ confidence: Double, disputed: Bool) -> Double {
+        // A calibrated 0 or 1 is the rate of a bin of a few hundred words, not certainty: the
+        // verdict still counts.
+        let p = min(max(confidence, 0.01), 0.99)
+        let likelihoodRatio = disputed ? disputedWhenRight / disputedWhenWrong : (1 - disputedWhenRight) / (1 - disputedWhenWrong)
+        let odds = p / (1 - p) * likelihoodRatio
+        return odds / (1 + odds)
+    }
+}
+
 /// Calibrations by engine and model: "whisper/tiny.en" is not "whisper/base" (a larger model
 /// is right more often at the same raw confidence). A key without a model ("vosk") covers every
 /// model of that engine. A model with no entry is unmeasured: its raw confidence is used as is
-/// and reports say so, rather than borrowing another model's map.
+/// and the run says so, rather than borrowing another model's map.
 public struct CalibrationTable: Sendable, Equatable, Codable {
     public var engines: [String: ConfidenceCalibration]
+    /// Cross-checks by pair ("whisper/tiny.en checked by whisper/base"); "whisper checked by
+    /// whisper" pools the measured pairs and stands in for a pair not measured (the run says so).
+    public var crossChecks: [String: CrossCheckCalibration]
 
-    public init(engines: [String: ConfidenceCalibration]) {
+    public init(engines: [String: ConfidenceCalibration], crossChecks: [String: CrossCheckCalibration] = [:]) {
         self.engines = engines
+        self.crossChecks = crossChecks
     }
 
     public static func key(_ identity: EngineIdentity) -> String { "\(identity.engine)/\(identity.model)" }
+
+    public static func key(_ identity: EngineIdentity, checkedBy checker: EngineIdentity) -> String {
+        "\(key(identity)) checked by \(key(checker))"
+    }
 
     public subscript(identity identity: EngineIdentity) -> ConfidenceCalibration {
         engines[Self.key(identity)] ?? engines[identity.engine] ?? .unmeasured
     }
 
-    /// `words` as produced by the engine and model `identity`.
-    public func apply(to words: [Word], producedBy identity: EngineIdentity) -> [Word] {
+    /// The measured pair, else the pooled measurement of the engines' pairs; nil when neither exists.
+    public func crossCheck(_ identity: EngineIdentity, checkedBy checker: EngineIdentity) -> CrossCheckCalibration? {
+        crossChecks[Self.key(identity, checkedBy: checker)] ?? crossChecks["\(identity.engine) checked by \(checker.engine)"]
+    }
+
+    /// `words` as produced by the engine and model `identity`, and cross-checked by `checker`
+    /// when given (the words' `evidence.disputed` holds its verdicts).
+    public func apply(to words: [Word], producedBy identity: EngineIdentity, checkedBy checker: EngineIdentity? = nil) -> [Word] {
         let calibration = self[identity: identity]
+        let crossCheck = checker.flatMap { self.crossCheck(identity, checkedBy: $0) }
         return words.map { word in
             var calibrated = word
-            calibrated.calibratedConfidence = calibration(word)
+            let confidence = calibration(word)
+            if let crossCheck, let disputed = word.evidence?.disputed {
+                calibrated.calibratedConfidence = crossCheck(confidence, disputed: disputed)
+            } else {
+                calibrated.calibratedConfidence = confidence
+            }
             return calibrated
         }
     }

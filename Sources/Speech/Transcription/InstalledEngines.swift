@@ -44,30 +44,63 @@ public final class LazyEngine: SpeechEngine, LanguageDetector, @unchecked Sendab
 /// directory (or one given model), Vosk models and the Silero VAD model there too, and
 /// Debian's PocketSphinx model.
 public enum InstalledEngines {
-    public static func discover(store: ModelStore, whisperModel: URL? = nil, whisperOptions: WhisperOptions) throws -> TierEngines {
-        let whisperModels: [InstalledModel]
+    /// `crossCheck`: the name of an installed Whisper model or a model file's path, to cross-check
+    /// with. It transcribes only a language no other model covers, so naming an installed model
+    /// makes it the checker of the others rather than their rival.
+    public static func discover(store: ModelStore, whisperModel: URL? = nil, crossCheck: String? = nil, whisperOptions: WhisperOptions) throws -> TierEngines {
+        var whisperModels: [InstalledModel]
         var ignored: [String] = []
+        let installed = whisperModel == nil || crossCheck != nil ? try store.list().filter { $0.engine == "whisper" } : []
         if let whisperModel {
             whisperModels = [try store.describe(modelAt: whisperModel)]
         } else {
             // A broken model counts as absent; bigger models are more accurate: try them first
             // for every language they cover.
-            let installed = try store.list().filter { $0.engine == "whisper" }
             ignored = installed.compactMap { model in model.problem.map { "ignoring the Whisper model \(model.url.path): \($0)" } }
             whisperModels = installed.filter { $0.problem == nil }.sorted { $0.sizeBytes > $1.sizeBytes }
         }
-        let modern: [any SpeechEngine] = whisperModels.map { model in
-            LazyEngine(
-                identity: EngineIdentity(engine: "whisper", tier: .modern, model: model.name, modelSHA256: model.sha256),
-                supportedLanguages: Set(model.languages)
-            ) { try WhisperEngine(modelPath: model.url.path, options: whisperOptions, modelSHA256: model.sha256) }
+        let checkModel = try crossCheck.map { try crossCheckModel(named: $0, installed: installed, store: store) }
+        if let checkModel {
+            func isChecker(_ model: InstalledModel) -> Bool {
+                model.url.standardizedFileURL == checkModel.url.standardizedFileURL || (model.sha256 != nil && model.sha256 == checkModel.sha256)
+            }
+            if whisperModel != nil, whisperModels.contains(where: isChecker) {
+                throw SpeechError.modelInvalid(path: checkModel.url.path, reason: "it is the --model that transcribes; cross-check with another model")
+            }
+            whisperModels.removeAll(where: isChecker)
+            whisperModels.append(checkModel)
         }
+        let modern = whisperModels.map { whisperEngine($0, options: whisperOptions) }
         var basic: [any SpeechEngine] = []
         let pocketSphinx = PocketSphinxEngine()
         if !pocketSphinx.supportedLanguages.isEmpty { basic.append(pocketSphinx) }
         let vosk = VoskEngine(modelsDirectory: store.directory)
         if !vosk.supportedLanguages.isEmpty { basic.append(vosk) }
-        return TierEngines(modern: modern, basic: basic, speechDetector: try speechDetector(store: store), ignoredModels: ignored)
+        return TierEngines(modern: modern, basic: basic, speechDetector: try speechDetector(store: store), ignoredModels: ignored,
+                           crossChecker: checkModel == nil ? nil : modern.last)
+    }
+
+    private static func whisperEngine(_ model: InstalledModel, options: WhisperOptions) -> LazyEngine {
+        LazyEngine(
+            identity: EngineIdentity(engine: "whisper", tier: .modern, model: model.name, modelSHA256: model.sha256),
+            supportedLanguages: Set(model.languages)
+        ) { try WhisperEngine(modelPath: model.url.path, options: options, modelSHA256: model.sha256) }
+    }
+
+    /// An installed model by name, else a model file; a broken one is an error, not ignored.
+    private static func crossCheckModel(named name: String, installed: [InstalledModel], store: ModelStore) throws -> InstalledModel {
+        let model: InstalledModel
+        if let named = installed.first(where: { $0.name == name }) {
+            model = named
+        } else if FileManager.default.fileExists(atPath: name) {
+            model = try store.describe(modelAt: URL(fileURLWithPath: name))
+        } else {
+            let names = installed.map(\.name).sorted()
+            let choices = names.isEmpty ? "none in \(store.directory.path)" : names.joined(separator: ", ")
+            throw SpeechError.modelMissing(path: name, hint: "--cross-check takes an installed Whisper model's name (\(choices)) or a ggml model file")
+        }
+        if let problem = model.problem { throw SpeechError.modelInvalid(path: model.url.path, reason: problem) }
+        return model
     }
 
     /// Silero when its model is in the models directory (it tells speech from music), else the

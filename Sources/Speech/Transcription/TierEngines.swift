@@ -8,18 +8,28 @@ public struct TierEngines: Sendable {
     public var speechDetector: any SpeechDetector
     /// Installed models left out because they are broken, each a sentence for the user.
     public var ignoredModels: [String]
+    /// `--cross-check`: the second modern engine that hears every modern chunk again.
+    public var crossChecker: (any SpeechEngine)?
 
     public init(modern: [any SpeechEngine], basic: [any SpeechEngine], speechDetector: any SpeechDetector = ChunkPlanner.defaultVAD,
-                ignoredModels: [String] = []) {
+                ignoredModels: [String] = [], crossChecker: (any SpeechEngine)? = nil) {
         self.modern = modern
         self.basic = basic
         self.speechDetector = speechDetector
         self.ignoredModels = ignoredModels
+        self.crossChecker = crossChecker
     }
 
     /// The first engine of `tier` that supports `language`.
     public func engine(_ tier: Tier, for language: String) -> (any SpeechEngine)? {
         (tier == .modern ? modern : basic).first { $0.supportedLanguages.contains(language) }
+    }
+
+    /// The cross-checker for words of `primary` in `language`; nil when there is none, it lacks
+    /// the language, or it is `primary` itself (a model cannot dispute itself).
+    public func crossChecker(for language: String, of primary: EngineIdentity) -> (any SpeechEngine)? {
+        guard let crossChecker, crossChecker.supportedLanguages.contains(language), crossChecker.identity != primary else { return nil }
+        return crossChecker
     }
 
     /// What these engines cover, for the tier resolver.

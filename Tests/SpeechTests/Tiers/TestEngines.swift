@@ -83,7 +83,7 @@ final class ToneEngine: SpeechEngine, @unchecked Sendable {
 /// Returns fixed words per call (on the file's timeline), whatever the audio: for what a real
 /// engine does at window edges that tones cannot provoke.
 final class ScriptedEngine: SpeechEngine, @unchecked Sendable {
-    let identity = EngineIdentity(engine: "whisper", tier: .modern, model: "scripted")
+    let identity: EngineIdentity
     let supportedLanguages: Set<String> = ["en"]
     private let calls: [[Word]]
     /// The call (0-based) that fails instead, if any.
@@ -91,7 +91,8 @@ final class ScriptedEngine: SpeechEngine, @unchecked Sendable {
     private var next = 0
     private let lock = NSLock()
 
-    init(calls: [[Word]], failing: Int? = nil) {
+    init(model: String = "scripted", calls: [[Word]], failing: Int? = nil) {
+        identity = EngineIdentity(engine: "whisper", tier: .modern, model: model)
         self.calls = calls
         self.failing = failing
     }
