@@ -52,6 +52,10 @@ public struct FileResult: Sendable, Codable, Equatable {
     public var duration: Double?
     public var language: String?
     public var tier: TranscriptTier?
+    /// How the file was to be recognised (`--tier` resolved for its language), and whether a
+    /// second model cross-checked it: what its time counts towards in the speed history.
+    public var mode: TierPlan.Mode?
+    public var crossChecked: Bool?
     public var basicShare: Double?
     public var words: Int?
     public var cues: Int?

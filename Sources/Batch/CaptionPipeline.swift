@@ -73,7 +73,8 @@ public final class CaptionPipeline: @unchecked Sendable {
             emit(.stage(input: input, stage: .extract, fraction: 0))
             // Spooled to disk beside the manifest: a 10-hour recording captions in the memory of a 10-minute one.
             let audio = try SpooledAudio(in: layout.stateFolder(for: input).appendingPathComponent("spool"))
-            let extraction = try AudioExtractor(path: input.url.path, selection: streamSelection(probe)).extract(cancellation: cancellation) {
+            let known = knownLanguage(probe)
+            let extraction = try AudioExtractor(path: input.url.path, selection: known.stream).extract(cancellation: cancellation) {
                 try audio.append($0)
             }
             try audio.finish()
@@ -84,7 +85,7 @@ public final class CaptionPipeline: @unchecked Sendable {
             // One pass of the speech detector serves language detection, chunk planning and the
             // check of the words against it.
             let speech = try transcriber.planner.detector.speechRegions(across: audio)
-            let (language, source) = try spokenLanguage(audio: audio, probe: probe, stream: extraction.streamIndex, speech: speech)
+            let (language, source) = try known.language.map { ($0, known.source) } ?? detectedLanguage(audio: audio, speech: speech)
             let plan = try resolver.resolve(language, preference: settings.tier)
             result.language = plan.language
             // A file without speech has no language to be wrong about.
@@ -125,9 +126,9 @@ public final class CaptionPipeline: @unchecked Sendable {
                 result.warnings.append(String(format: "the video claims %g frames per second; caption gaps use %g fps instead", rate, FrameTiming.fallbackRate))
                 fps = nil
             }
-            let built = try CueBuilder(profile: settings.profile, fps: fps, language: plan.language).build(words: transcript.words)
-            let rules = try CueRules(profile: settings.profile, framesPerSecond: fps)
-            let quality = QualityReport(cues: built.cues, words: transcript.words, rules: rules, lowConfidenceThreshold: settings.lowConfidence)
+            let builder = try CueBuilder(profile: settings.profile, fps: fps, language: plan.language)
+            let built = builder.build(words: transcript.words)
+            let quality = QualityReport(cues: built.cues, words: transcript.words, rules: builder.rules, lowConfidenceThreshold: settings.lowConfidence)
 
             emit(.stage(input: input, stage: .write, fraction: 0))
             let video = VideoSize(width: probe.video?.displayWidth ?? 1920, height: probe.video?.displayHeight ?? 1080)
@@ -151,6 +152,8 @@ public final class CaptionPipeline: @unchecked Sendable {
             journal.discard()
 
             result.tier = transcript.tier
+            result.mode = plan.mode
+            result.crossChecked = transcript.checkedBy != nil
             result.basicShare = transcript.basicShare
             result.words = transcript.words.count
             result.cues = built.cues.count
@@ -256,6 +259,12 @@ public final class CaptionPipeline: @unchecked Sendable {
         return warnings
     }
 
+    /// Whether `--cross-check` applies to files recognised by `plan`.
+    func isCrossChecked(_ plan: TierPlan) -> Bool {
+        guard plan.mode != .basic, let modern = engines.engine(.modern, for: plan.language) else { return false }
+        return engines.crossChecker(for: plan.language, of: modern.identity) != nil
+    }
+
     /// Where this file's confidences rest on no measurement, and what `--cross-check` could not do.
     func confidenceWarnings(_ transcript: Transcript) -> [String] {
         var warnings = transcript.engines.filter { !calibration[identity: $0].measured }.map { identity in
@@ -288,18 +297,20 @@ public final class CaptionPipeline: @unchecked Sendable {
         (error as? SpeechError) == .cancelled || (error as? MediaError) == .cancelled
     }
 
-    /// With an explicit language, the track tagged with it when there is one.
-    private func streamSelection(_ probe: MediaProbe) -> AudioStreamSelection {
-        guard settings.language != "auto", let wanted = Language(settings.language),
-              probe.audioStreams.contains(where: { $0.language == wanted.code }) else { return .automatic }
-        return .language(wanted.code)
+    /// The audio stream to caption and what is known of its language before listening: as
+    /// requested (from that language's stream when there is one), else the stream's tag; nil
+    /// leaves it to detection. The run and the dry run both decide by this.
+    func knownLanguage(_ probe: MediaProbe) -> (stream: AudioStreamSelection, language: String?, source: BatchEvent.LanguageSource) {
+        if settings.language != "auto" {
+            let wanted = Language(settings.language)?.code ?? settings.language
+            let tagged = probe.audioStreams.contains { $0.language == wanted }
+            return (tagged ? .language(wanted) : .automatic, settings.language, .requested)
+        }
+        return (.automatic, (try? probe.audioStream(.automatic))?.language, .streamTag)
     }
 
-    /// The language to recognise: as requested, else the stream's tag, else Whisper's vote over
-    /// three windows of speech, else English.
-    private func spokenLanguage(audio: any AudioSource, probe: MediaProbe, stream: Int, speech: [SpeechRegion]) throws -> (String, BatchEvent.LanguageSource) {
-        if settings.language != "auto" { return (settings.language, .requested) }
-        if let tag = probe.audioStreams.first(where: { $0.index == stream })?.language { return (tag, .streamTag) }
+    /// Whisper's vote over three windows of speech, else English.
+    private func detectedLanguage(audio: any AudioSource, speech: [SpeechRegion]) throws -> (String, BatchEvent.LanguageSource) {
         if let detector = engines.modern.first(where: { $0.supportedLanguages.count > 1 }) as? LanguageDetector {
             let windows = try LanguageVote.windows(of: audio, regions: speech)
             let guesses = try windows.compactMap { try detector.detectLanguage($0) }

@@ -15,16 +15,17 @@ public enum DryRun {
                 lines.append("\(Format.terminalSafe(input.relativePath)): cannot be read")
                 continue
             }
-            let tag = probe.audioStreams.first(where: \.isDefault)?.language ?? probe.audioStreams.first?.language
-            let requested = pipeline.settings.language == "auto" ? tag : pipeline.settings.language
+            let requested = pipeline.knownLanguage(probe).language
             let tier: String
             let language: String
+            var plan: TierPlan?
             if probe.audioStreams.isEmpty {
                 (language, tier) = ("-", "no audio")
             } else if let requested {
                 do {
-                    let plan = try pipeline.resolver.resolve(requested, preference: pipeline.settings.tier)
-                    (language, tier) = (plan.language, plan.displayTier)
+                    let resolved = try pipeline.resolver.resolve(requested, preference: pipeline.settings.tier)
+                    plan = resolved
+                    (language, tier) = (resolved.language, resolved.displayTier)
                 } catch {
                     (language, tier) = (requested, "unsupported")
                 }
@@ -32,7 +33,7 @@ public enum DryRun {
                 (language, tier) = ("auto", "decided after detection")
             }
             let history = SpeedHistory.load(stateFolder: pipeline.layout.stateFolder(for: input))
-            let (factor, measured) = history.factor(["modern", "basic", "arbitrate"].contains(tier) ? tier : "modern")
+            let (factor, measured) = history.factor(plan?.mode ?? .modern, crossChecked: plan.map(pipeline.isCrossChecked) ?? false)
             anyMeasured = anyMeasured || measured
             let estimate = (probe.duration ?? 0) * factor
             total += estimate

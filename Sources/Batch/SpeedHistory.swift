@@ -1,14 +1,32 @@
 import CapforgeCore
 import Foundation
+import Speech
 
-/// Measured processing speed per tier (seconds of work per second of media), kept in the state
-/// folder so `--dry-run` estimates come from this machine's own history.
+/// Measured processing speed per way of recognising (seconds of work per second of media),
+/// kept in the state folder so `--dry-run` estimates come from this machine's own history.
 public struct SpeedHistory: Codable, Sendable {
+    /// By `key(_:crossChecked:)`.
     public var mediaSeconds: [String: Double] = [:]
     public var workSeconds: [String: Double] = [:]
 
-    /// Before any history: speeds measured on a 2-core machine with tiny.en and PocketSphinx.
-    static let defaults: [String: Double] = ["modern": 0.10, "basic": 0.20, "mixed": 0.15, "arbitrate": 0.30]
+    public init() {}
+
+    /// Before any history: speeds measured on a 2-core machine with tiny.en and PocketSphinx,
+    /// plus, cross-checked, base's share of tiny.en checked by base (Benchmarks/confidence: 0.34
+    /// of real time against 0.10 alone).
+    static func defaultFactor(_ mode: TierPlan.Mode, crossChecked: Bool) -> Double {
+        let alone: Double
+        switch mode {
+        case .modern: alone = 0.10
+        case .basic: return 0.20
+        case .arbitrate: alone = 0.30
+        }
+        return alone + (crossChecked ? 0.24 : 0)
+    }
+
+    static func key(_ mode: TierPlan.Mode, crossChecked: Bool) -> String {
+        mode.rawValue + (crossChecked && mode != .basic ? "+cross-check" : "")
+    }
 
     static func url(stateFolder: URL) -> URL { stateFolder.appendingPathComponent("speed.json") }
 
@@ -17,18 +35,20 @@ public struct SpeedHistory: Codable, Sendable {
     }
 
     public mutating func record(_ result: FileResult) {
-        guard result.status == .done, let tier = result.tier, tier != .empty, let duration = result.duration, duration > 0 else { return }
-        mediaSeconds[tier.rawValue, default: 0] += duration
-        workSeconds[tier.rawValue, default: 0] += result.seconds
+        guard result.status == .done, let mode = result.mode, result.tier != .empty, let duration = result.duration, duration > 0 else { return }
+        let key = Self.key(mode, crossChecked: result.crossChecked ?? false)
+        mediaSeconds[key, default: 0] += duration
+        workSeconds[key, default: 0] += result.seconds
     }
 
     public func save(stateFolder: URL) throws {
         try AtomicFile.write(try JSONEncoder().encode(self), to: Self.url(stateFolder: stateFolder), policy: .capforgeState)
     }
 
-    /// Work seconds per media second for a tier; (value, measured here?).
-    public func factor(_ tier: String) -> (Double, Bool) {
-        if let media = mediaSeconds[tier], media > 0, let work = workSeconds[tier] { return (work / media, true) }
-        return (Self.defaults[tier] ?? 0.2, false)
+    /// Work seconds per media second; (value, measured here?).
+    public func factor(_ mode: TierPlan.Mode, crossChecked: Bool) -> (Double, Bool) {
+        let key = Self.key(mode, crossChecked: crossChecked)
+        if let media = mediaSeconds[key], media > 0, let work = workSeconds[key] { return (work / media, true) }
+        return (Self.defaultFactor(mode, crossChecked: crossChecked), false)
     }
 }

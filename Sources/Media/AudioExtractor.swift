@@ -9,6 +9,31 @@ public enum AudioStreamSelection: Sendable, Equatable {
     case index(Int)
     /// An ISO 639-1/-2 code or language name, matched against the streams' tags.
     case language(String)
+
+    /// The stream this selection picks among a file's audio streams (`best`: FFmpeg's best guess):
+    /// the one rule for extraction, the dry run and the language a stream's tag gives.
+    public func stream(among streams: [AudioStreamInfo], best: Int?, path: String) throws -> AudioStreamInfo {
+        guard let first = streams.first else { throw MediaError.noAudio(path: path) }
+        switch self {
+        case .index(let index):
+            guard let stream = streams.first(where: { $0.index == index }) else {
+                throw MediaError.noSuchStream(path: path, index: index, audioStreams: streams.map(\.index))
+            }
+            return stream
+        case .language(let requested):
+            let wanted = Language(requested)
+            if let match = streams.first(where: { stream in
+                guard let tag = stream.languageTag else { return false }
+                if let wanted { return stream.language == wanted.code }
+                return tag.caseInsensitiveCompare(requested) == .orderedSame
+            }) {
+                return match
+            }
+            throw MediaError.unknownLanguage(path: path, requested: requested, present: Set(streams.compactMap(\.languageTag)).sorted())
+        case .automatic:
+            return streams.first(where: \.isDefault) ?? streams.first { $0.index == best } ?? first
+        }
+    }
 }
 
 public enum ExtractionWarning: Codable, Sendable, Equatable, CustomStringConvertible {
@@ -125,31 +150,7 @@ public struct AudioExtractor {
     }
 
     private func chooseStream(in input: InputFile) throws -> Int {
-        let audio = (0..<input.streamCount).filter { input.stream($0).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
-        guard !audio.isEmpty else { throw MediaError.noAudio(path: path) }
-        switch selection {
-        case .index(let index):
-            guard audio.contains(index) else { throw MediaError.noSuchStream(path: path, index: index, audioStreams: audio) }
-            return index
-        case .language(let requested):
-            let wanted = Language(requested)
-            let tags = audio.map { input.metadata(input.stream($0), "language") }
-            if let match = zip(audio, tags).first(where: { _, tag in
-                guard let tag else { return false }
-                if let wanted { return Language(tag) == wanted }
-                return tag.caseInsensitiveCompare(requested) == .orderedSame
-            }) {
-                return match.0
-            }
-            let present = Set(tags.compactMap { $0 }).sorted()
-            throw MediaError.unknownLanguage(path: path, requested: requested, present: present)
-        case .automatic:
-            if let preferred = audio.first(where: { input.stream($0).pointee.disposition & AV_DISPOSITION_DEFAULT != 0 }) {
-                return preferred
-            }
-            let best = av_find_best_stream(input.context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
-            return best >= 0 ? Int(best) : audio[0]
-        }
+        try selection.stream(among: input.audioStreams, best: input.bestAudioStream, path: path).index
     }
 }
 

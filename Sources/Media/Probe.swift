@@ -38,6 +38,9 @@ public struct MediaProbe: Codable, Sendable, Equatable {
     /// The file's `start_time`: the origin of every time Capforge writes.
     public var startTime: Double
     public var audioStreams: [AudioStreamInfo]
+    /// FFmpeg's best guess among the audio streams (`av_find_best_stream`), which
+    /// `AudioStreamSelection.automatic` falls back to.
+    public var bestAudioStream: Int?
     public var video: VideoStreamInfo?
 
     public init(path: String) throws {
@@ -46,30 +49,25 @@ public struct MediaProbe: Codable, Sendable, Equatable {
         container = String(cString: input.context.pointee.iformat.pointee.name)
         duration = input.duration
         startTime = Double(input.startTime) / Double(AV_TIME_BASE)
-        audioStreams = []
+        audioStreams = input.audioStreams
+        bestAudioStream = input.bestAudioStream
         video = nil
         for index in 0..<input.streamCount {
             let stream = input.stream(index)
             let par = stream.pointee.codecpar.pointee
-            let codec = String(cString: avcodec_get_name(par.codec_id))
-            switch par.codec_type {
-            case AVMEDIA_TYPE_AUDIO:
-                let tag = input.metadata(stream, "language")
-                audioStreams.append(AudioStreamInfo(
-                    index: index, codec: codec, channels: Int(par.ch_layout.nb_channels),
-                    sampleRate: Int(par.sample_rate), languageTag: tag, language: tag.flatMap { Language($0)?.code },
-                    title: input.metadata(stream, "title"),
-                    isDefault: stream.pointee.disposition & AV_DISPOSITION_DEFAULT != 0))
-            case AVMEDIA_TYPE_VIDEO where video == nil && stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0:
-                let rate = av_guess_frame_rate(input.context, stream, nil)
-                video = VideoStreamInfo(
-                    index: index, codec: codec, width: Int(par.width), height: Int(par.height),
-                    frameRate: rate.num > 0 && rate.den > 0 ? av_q2d(rate) : nil,
-                    rotation: Self.rotation(of: stream))
-            default:
-                continue
-            }
+            guard par.codec_type == AVMEDIA_TYPE_VIDEO, stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 else { continue }
+            let rate = av_guess_frame_rate(input.context, stream, nil)
+            video = VideoStreamInfo(
+                index: index, codec: String(cString: avcodec_get_name(par.codec_id)), width: Int(par.width), height: Int(par.height),
+                frameRate: rate.num > 0 && rate.den > 0 ? av_q2d(rate) : nil,
+                rotation: Self.rotation(of: stream))
+            break
         }
+    }
+
+    /// The audio stream `selection` picks, as the extractor will pick it.
+    public func audioStream(_ selection: AudioStreamSelection) throws -> AudioStreamInfo {
+        try selection.stream(among: audioStreams, best: bestAudioStream, path: path)
     }
 
     static func rotation(of stream: UnsafeMutablePointer<AVStream>) -> Int {
@@ -81,5 +79,26 @@ public struct MediaProbe: Codable, Sendable, Equatable {
         // The matrix stores counter-clockwise rotation; players turn the picture clockwise by its negation.
         let clockwise = Int((-degrees).rounded())
         return ((clockwise % 360) + 360) % 360
+    }
+}
+
+extension InputFile {
+    var audioStreams: [AudioStreamInfo] {
+        (0..<streamCount).compactMap { index in
+            let stream = self.stream(index)
+            let par = stream.pointee.codecpar.pointee
+            guard par.codec_type == AVMEDIA_TYPE_AUDIO else { return nil }
+            let tag = metadata(stream, "language")
+            return AudioStreamInfo(
+                index: index, codec: String(cString: avcodec_get_name(par.codec_id)), channels: Int(par.ch_layout.nb_channels),
+                sampleRate: Int(par.sample_rate), languageTag: tag, language: tag.flatMap { Language($0)?.code },
+                title: metadata(stream, "title"),
+                isDefault: stream.pointee.disposition & AV_DISPOSITION_DEFAULT != 0)
+        }
+    }
+
+    var bestAudioStream: Int? {
+        let best = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+        return best >= 0 ? Int(best) : nil
     }
 }

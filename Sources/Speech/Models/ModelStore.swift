@@ -89,7 +89,7 @@ public struct ModelStore: Sendable {
             return try Self.model(at: url, hparams: hparams, digest: digest)
         } catch SpeechError.modelInvalid(_, let reason) {
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
-            return InstalledModel(engine: "whisper", name: Self.modelName(ofFile: url.lastPathComponent), url: url, sizeBytes: size,
+            return InstalledModel(engine: WhisperEngine.engineName, name: Self.modelName(ofFile: url.lastPathComponent), url: url, sizeBytes: size,
                                   isEnglishOnly: false, languages: [], sha256: nil, problem: reason)
         }
     }
@@ -97,7 +97,7 @@ public struct ModelStore: Sendable {
     private static func model(at url: URL, hparams: WhisperHyperparameters, digest: Bool) throws -> InstalledModel {
         let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
         return InstalledModel(
-            engine: "whisper", name: modelName(ofFile: url.lastPathComponent), url: url, sizeBytes: size,
+            engine: WhisperEngine.engineName, name: modelName(ofFile: url.lastPathComponent), url: url, sizeBytes: size,
             isEnglishOnly: !hparams.isMultilingual,
             languages: hparams.isMultilingual ? WhisperLanguages.supported(byVocabularySize: hparams.vocabularySize) : ["en"],
             sha256: digest ? try Self.digest(of: url, size: size) : nil)

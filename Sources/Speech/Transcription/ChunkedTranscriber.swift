@@ -118,55 +118,62 @@ public final class ChunkedTranscriber: @unchecked Sendable {
 
     private func recognise(_ chunk: PlannedChunk, of audio: any AudioSource, plan: TierPlan, cancellation: Cancellation) throws -> JournalEntry {
         let clip = try audio.slice(from: chunk.start, to: chunk.end)
-        func attempt(_ tier: Tier) -> Result<Heard, Error>? {
-            guard let engine = engines.engine(tier, for: plan.language) else { return nil }
-            return Result { try hear(clip, speech: chunk.speech, of: audio, with: engine, language: plan.language, cancellation: cancellation) }
-        }
-        func outcome(_ result: Result<Heard, Error>?, _ tier: Tier) throws -> JournalEntry? {
-            switch result {
-            case .success(let heard)?:
-                let record = ChunkRecord(start: chunk.start, end: chunk.end, outcome: heard.words.isEmpty ? .silence : .recognised, tier: tier,
-                                         engine: heard.engine.engine, crossCheckError: heard.crossCheckError)
-                return JournalEntry(chunk: chunk, record: record, words: heard.words)
-            case .failure where cancellation.isCancelled:
+        func attempt(_ tier: Tier) throws -> Attempt {
+            guard let engine = engines.engine(tier, for: plan.language) else { return .noEngine }
+            do {
+                return .heard(try hear(clip, speech: chunk.speech, of: audio, with: engine, language: plan.language, cancellation: cancellation))
+            } catch where cancellation.isCancelled {
                 // The user stopped the run: abandon the chunk rather than recording a failure.
                 throw SpeechError.cancelled
-            case .failure, nil:
-                return nil
+            } catch {
+                return .failed(error)
             }
         }
-        func failed(_ results: [Result<Heard, Error>?]) -> JournalEntry {
-            let reasons = results.compactMap { result -> String? in
-                if case .failure(let error)? = result { return "\(error)" }
-                return nil
-            }
+        func entry(_ heard: Heard) -> JournalEntry {
+            let record = ChunkRecord(start: chunk.start, end: chunk.end, outcome: heard.words.isEmpty ? .silence : .recognised,
+                                     tier: heard.engine.tier, engine: heard.engine.engine, crossCheckError: heard.crossCheckError)
+            return JournalEntry(chunk: chunk, record: record, words: heard.words)
+        }
+        func failed(_ attempts: [Attempt]) -> JournalEntry {
+            let reasons = attempts.compactMap { $0.error.map { "\($0)" } }
             let reason = reasons.isEmpty ? "no engine for \(plan.language)" : reasons.joined(separator: "; then ")
             return JournalEntry(chunk: chunk, record: ChunkRecord(start: chunk.start, end: chunk.end, outcome: .failed, error: reason), words: [])
+        }
+        func basicAfter(_ first: Attempt) throws -> JournalEntry {
+            let second = try attempt(.basic)
+            guard case .heard(let heard) = second else { return failed([first, second]) }
+            var fallback = entry(heard)
+            // Keep why the modern tier gave up: the report shows what actually ran and why.
+            if let error = first.error { fallback.record.error = "modern tier: \(error)" }
+            return fallback
         }
 
         switch plan.mode {
         case .modern:
-            let first = attempt(.modern)
-            if let entry = try outcome(first, .modern) { return entry }
-            guard plan.basicFallback else { return failed([first]) }
-            let second = attempt(.basic)
-            guard var fallback = try outcome(second, .basic) else { return failed([first, second]) }
-            // Keep why the modern tier gave up: the report shows what actually ran and why.
-            if case .failure(let error)? = first { fallback.record.error = "modern tier: \(error)" }
-            return fallback
+            let first = try attempt(.modern)
+            if case .heard(let heard) = first { return entry(heard) }
+            return plan.basicFallback ? try basicAfter(first) : failed([first])
         case .basic:
-            let only = attempt(.basic)
-            return try outcome(only, .basic) ?? failed([only])
+            let only = try attempt(.basic)
+            if case .heard(let heard) = only { return entry(heard) }
+            return failed([only])
         case .arbitrate:
-            let first = attempt(.modern)
-            if let entry = try outcome(first, .modern) {
-                return try arbitrated(entry, of: audio, language: plan.language, cancellation: cancellation)
-            }
+            let first = try attempt(.modern)
+            if case .heard(let heard) = first { return try arbitrated(entry(heard), of: audio, language: plan.language, cancellation: cancellation) }
             // The modern tier failed on the chunk: the basic tier hears it whole, as under auto.
-            let second = attempt(.basic)
-            guard var fallback = try outcome(second, .basic) else { return failed([first, second]) }
-            if case .failure(let error)? = first { fallback.record.error = "modern tier: \(error)" }
-            return fallback
+            return try basicAfter(first)
+        }
+    }
+
+    /// One tier's try at a chunk.
+    private enum Attempt {
+        case noEngine
+        case failed(Error)
+        case heard(Heard)
+
+        var error: Error? {
+            if case .failed(let error) = self { return error }
+            return nil
         }
     }
 

@@ -50,7 +50,7 @@ public enum InstalledEngines {
     public static func discover(store: ModelStore, whisperModel: URL? = nil, crossCheck: String? = nil, whisperOptions: WhisperOptions) throws -> TierEngines {
         var whisperModels: [InstalledModel]
         var ignored: [String] = []
-        let installed = whisperModel == nil || crossCheck != nil ? try store.list().filter { $0.engine == "whisper" } : []
+        let installed = whisperModel == nil || crossCheck != nil ? try store.list().filter { $0.engine == WhisperEngine.engineName } : []
         if let whisperModel {
             whisperModels = [try store.describe(modelAt: whisperModel)]
         } else {
@@ -82,7 +82,7 @@ public enum InstalledEngines {
 
     private static func whisperEngine(_ model: InstalledModel, options: WhisperOptions) -> LazyEngine {
         LazyEngine(
-            identity: EngineIdentity(engine: "whisper", tier: .modern, model: model.name, modelSHA256: model.sha256),
+            identity: EngineIdentity(engine: WhisperEngine.engineName, tier: .modern, model: model.name, modelSHA256: model.sha256),
             supportedLanguages: Set(model.languages)
         ) { try WhisperEngine(modelPath: model.url.path, options: options, modelSHA256: model.sha256) }
     }

@@ -79,12 +79,12 @@ final class WhisperContext {
     func languageProbabilities(_ samples: [Float], threads: Int32) throws -> [Float] {
         let melStatus = samples.withUnsafeBufferPointer { whisper_pcm_to_mel(context, $0.baseAddress, Int32($0.count), threads) }
         guard melStatus == 0 else {
-            throw SpeechError.engineFailed(engine: "whisper", reason: "computing the spectrogram failed (code \(melStatus))")
+            throw SpeechError.engineFailed(engine: WhisperEngine.engineName, reason: "computing the spectrogram failed (code \(melStatus))")
         }
         var probabilities = [Float](repeating: 0, count: Int(whisper_lang_max_id()) + 1)
         let best = whisper_lang_auto_detect(context, 0, threads, &probabilities)
         guard best >= 0 else {
-            throw SpeechError.engineFailed(engine: "whisper", reason: "language detection failed (code \(best))")
+            throw SpeechError.engineFailed(engine: WhisperEngine.engineName, reason: "language detection failed (code \(best))")
         }
         return probabilities
     }

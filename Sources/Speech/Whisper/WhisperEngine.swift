@@ -4,6 +4,7 @@ import Foundation
 
 /// The modern tier: Whisper through libwhisper, one loaded model per engine.
 public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
+    public static let engineName = "whisper"
     public let identity: EngineIdentity
     public let supportedLanguages: Set<String>
     public let options: WhisperOptions
@@ -33,7 +34,7 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
         supportedLanguages = isMultilingual ? Set(WhisperLanguages.supported(byVocabularySize: hparams.vocabularySize)) : ["en"]
         self.options = options
         identity = EngineIdentity(
-            engine: "whisper", tier: .modern, model: ModelStore.modelName(ofFile: URL(fileURLWithPath: modelPath).lastPathComponent),
+            engine: Self.engineName, tier: .modern, model: ModelStore.modelName(ofFile: URL(fileURLWithPath: modelPath).lastPathComponent),
             modelSHA256: modelSHA256)
     }
 
@@ -45,7 +46,7 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
     public func transcribeDetailed(_ audio: MonoAudio, language: String, cancellation: Cancellation) throws -> WhisperTranscription {
         let requested = isMultilingual || language != "auto" ? language : "en"
         guard requested == "auto" || supportedLanguages.contains(requested) else {
-            throw SpeechError.unsupportedLanguage(language: requested, engine: "whisper", available: supportedLanguages.sorted())
+            throw SpeechError.unsupportedLanguage(language: requested, engine: Self.engineName, available: supportedLanguages.sorted())
         }
         let began = Date()
         guard !audio.samples.isEmpty else {
@@ -102,7 +103,7 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
         let probabilities = try context.languageProbabilities(audio.samples, threads: Int32(options.threads))
         guard let best = probabilities.indices.max(by: { probabilities[$0] < probabilities[$1] }),
               let code = WhisperLanguages.code(of: Int32(best)) else {
-            throw SpeechError.engineFailed(engine: "whisper", reason: "language detection returned no language")
+            throw SpeechError.engineFailed(engine: Self.engineName, reason: "language detection returned no language")
         }
         return LanguageGuess(code: code, probability: Double(probabilities[best]))
     }
@@ -169,6 +170,6 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
         // A decode that completed is kept even when the deadline passed just after it.
         if status == 0 { return context.segments() }
         try CancellationCheck(cancellation, started: began).check()
-        throw SpeechError.engineFailed(engine: "whisper", reason: "whisper_full failed with code \(status)")
+        throw SpeechError.engineFailed(engine: Self.engineName, reason: "whisper_full failed with code \(status)")
     }
 }

@@ -63,7 +63,7 @@ enum WordAssembler {
                     minimumTokenProbability: Double(group.map(\.probability).min()!), tokenCount: group.count,
                     segmentLogProbability: segmentLogProbability)
                 words.append(Word(
-                    text: text, start: start, end: end, confidence: confidence, tier: .modern, engine: "whisper",
+                    text: text, start: start, end: end, confidence: confidence, tier: .modern, engine: WhisperEngine.engineName,
                     evidence: evidence))
             }
         }
