@@ -42,21 +42,22 @@ let package = Package(
         .target(name: "CapforgeCore", swiftSettings: [.unsafeFlags(["-O"])]),
 
         .target(name: "Arguments"),
-        .target(name: "Media", dependencies: ["CapforgeCore", "CFFmpeg", "CLibass", "CFontconfig"]),
+        .target(name: "Media", dependencies: ["CapforgeCore", "CFFmpeg"]),
+        .target(name: "Burn", dependencies: ["CapforgeCore", "Media", "CFFmpeg", "CLibass", "CFontconfig"]),
         .target(name: "Captions", dependencies: ["CapforgeCore"]),
         .target(
             name: "Speech", dependencies: ["CapforgeCore", "CPocketSphinx", "CWhisper", "CVosk"],
             linkerSettings: engineLinkerSettings),
-        .target(name: "Batch", dependencies: ["CapforgeCore", "Media", "Speech", "Captions"]),
-        .executableTarget(name: "capforge", dependencies: ["Arguments", "CapforgeCore", "Media", "Speech", "Captions", "Batch"]),
+        .target(name: "Batch", dependencies: ["CapforgeCore", "Media", "Burn", "Speech", "Captions"]),
+        .executableTarget(name: "capforge", dependencies: ["Arguments", "CapforgeCore", "Media", "Burn", "Speech", "Captions", "Batch"]),
 
         // Helpers shared by several test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
         .testTarget(name: "CapforgeCoreTests", dependencies: ["CapforgeCore"]),
-        .testTarget(name: "MediaTests", dependencies: ["Media", "CapforgeCore", "Captions"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "Burn", "CapforgeCore", "Captions"]),
         .testTarget(name: "CaptionsTests", dependencies: ["Captions", "CapforgeCore", "CLibass", "TestSupport"]),
-        .testTarget(name: "BatchTests", dependencies: ["Batch", "CapforgeCore", "Speech", "Media", "Captions", "capforge", "TestSupport"]),
+        .testTarget(name: "BatchTests", dependencies: ["Batch", "CapforgeCore", "Speech", "Media", "Burn", "Captions", "capforge", "TestSupport"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "CapforgeCore", "CWhisper", "TestSupport", "Media"]),
     ],
     swiftLanguageModes: [.v6]

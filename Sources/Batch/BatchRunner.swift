@@ -91,7 +91,8 @@ public struct BatchRunner {
 }
 
 /// What the foreground and the background burn-in share: events go out one at a time, results
-/// land in input order.
+/// land in input order. Unchecked: the caller's event sink is not Sendable; the lock serialises
+/// every call to it.
 private final class RunState: @unchecked Sendable {
     private let lock = NSLock()
     private let sink: (BatchEvent) -> Void

@@ -1,3 +1,4 @@
+import Burn
 import CapforgeCore
 import Captions
 import Foundation
@@ -7,8 +8,7 @@ import Speech
 /// Everything that shapes a batch's outputs. Its hash (with the engines' identities) is the
 /// manifest's settings key: change any of it and the affected files are redone.
 public struct BatchSettings: Sendable, Codable, Equatable {
-    /// "auto" or a language identifier.
-    public var language: String = "auto"
+    public var language = LanguageChoice.auto
     public var tier: TierPreference = .auto
     public var formats: [SubtitleFormat] = [.srt, .ass, .vtt, .json]
     public var profile: CaptionProfile = .netflixEnglish
@@ -18,7 +18,7 @@ public struct BatchSettings: Sendable, Codable, Equatable {
     /// Whisper's beam width; 1 is greedy decoding.
     public var beamSize = 1
     /// Burn-in settings when `--burn` was given.
-    public var burn: BurnSettings?
+    public var burn: BurnOptions?
     /// nil: the notice in the caption language (`QualityNotice`).
     public var noticeText: String?
     /// Words whose calibrated confidence is below this are marked low-confidence.
@@ -94,21 +94,5 @@ public struct FileResult: Sendable, Codable, Equatable {
         guard let tier else { return "-" }
         if tier == .mixed, let share = basicShare { return "mixed (\(Int((share * 100).rounded()))% basic)" }
         return tier == .empty ? "no speech" : tier.rawValue
-    }
-}
-
-/// `--burn` and its encoder settings.
-public struct BurnSettings: Sendable, Codable, Equatable {
-    public var codec = "libx264"
-    public var crf = 20
-    public var preset = "veryfast"
-    public var notice: String = NoticeMode.auto.rawValue
-    public var allowMissingGlyphs = false
-
-    public init() {}
-
-    public func burnOptions(noticeText: String) -> BurnOptions {
-        BurnOptions(codec: codec, crf: crf, preset: preset, notice: NoticeMode(rawValue: notice) ?? .auto,
-                    noticeText: noticeText, allowMissingGlyphs: allowMissingGlyphs)
     }
 }

@@ -1,3 +1,4 @@
+import Burn
 import CapforgeCore
 import Captions
 import Foundation
@@ -6,7 +7,7 @@ import Speech
 
 /// Captions one input: probe → extract → language → transcribe (chunked, journalled) → cues
 /// → write every format → manifest. Failures become a failed `FileResult`, never a stop.
-public final class CaptionPipeline: @unchecked Sendable {
+public final class CaptionPipeline: Sendable {
     public let settings: BatchSettings
     public let engines: TierEngines
     public let calibration: CalibrationTable
@@ -44,7 +45,7 @@ public final class CaptionPipeline: @unchecked Sendable {
 
     /// A file whose subtitles are written; what remains is the burn-in (if asked) and the
     /// manifest entry. Split so the runner can overlap one file's burn-in with the next's extraction.
-    public struct PreparedFile: @unchecked Sendable {
+    public struct PreparedFile: Sendable {
         public var result: FileResult
         let input: BatchInput
         let identity: InputIdentity?
@@ -179,10 +180,9 @@ public final class CaptionPipeline: @unchecked Sendable {
                     + "; their speech is missing from the captions, and a rerun retries the file")
             }
             var burn: BurnIn?
-            if let options = settings.burn, probe.video != nil {
-                burn = BurnIn(input: input.url.path, output: layout.burned(for: input).path, assScript: ass.render(),
-                              options: options.burnOptions(noticeText: settings.noticeText ?? QualityNotice.text(for: plan.language)),
-                              outputPolicy: policy)
+            if var options = settings.burn, probe.video != nil {
+                options.noticeText = settings.noticeText ?? QualityNotice.text(for: plan.language)
+                burn = BurnIn(input: input.url.path, output: layout.burned(for: input).path, assScript: ass.render(), options: options, outputPolicy: policy)
             } else if settings.burn != nil {
                 result.warnings.append("no video stream: nothing to burn captions into")
             }
@@ -301,12 +301,13 @@ public final class CaptionPipeline: @unchecked Sendable {
     /// requested (from that language's stream when there is one), else the stream's tag; nil
     /// leaves it to detection. The run and the dry run both decide by this.
     func knownLanguage(_ probe: MediaProbe) -> (stream: AudioStreamSelection, language: String?, source: BatchEvent.LanguageSource) {
-        if settings.language != "auto" {
-            let wanted = Language(settings.language)?.code ?? settings.language
-            let tagged = probe.audioStreams.contains { $0.language == wanted }
-            return (tagged ? .language(wanted) : .automatic, settings.language, .requested)
+        switch settings.language {
+        case .fixed(let wanted):
+            let tagged = probe.audioStreams.contains { $0.language == wanted.code }
+            return (tagged ? .language(wanted.code) : .automatic, wanted.code, .requested)
+        case .auto:
+            return (.automatic, (try? probe.audioStream(.automatic))?.language, .streamTag)
         }
-        return (.automatic, (try? probe.audioStream(.automatic))?.language, .streamTag)
     }
 
     /// Whisper's vote over three windows of speech, else English.

@@ -48,19 +48,17 @@ static inline const uint8_t **shim_frame_extended_data_const(const AVFrame *f) {
     return (const uint8_t **)f->extended_data;
 }
 
-// av_log is variadic; collected messages are forwarded to Swift as flat lines.
-typedef void (*shim_log_sink)(int level, const char *line);
-static shim_log_sink shim_current_log_sink = NULL;
-static inline void shim_log_trampoline(void *avcl, int level, const char *fmt, va_list vl) {
-    if (level > av_log_get_level() || shim_current_log_sink == NULL) return;
+// av_log is variadic, which a Swift closure cannot take: with -v each message is formatted into
+// one line here and written to stderr, prefixed. No state: the callback is all there is.
+static inline void shim_log_to_stderr(void *avcl, int level, const char *fmt, va_list vl) {
+    if (level > av_log_get_level()) return;
     char line[1024];
     int print_prefix = 1;
     av_log_format_line2(avcl, level, fmt, vl, line, sizeof(line), &print_prefix);
-    shim_current_log_sink(level, line);
+    fprintf(stderr, "ffmpeg: %s", line);
 }
-static inline void shim_set_log_sink(shim_log_sink sink) {
-    shim_current_log_sink = sink;
-    av_log_set_callback(sink ? shim_log_trampoline : av_log_default_callback);
+static inline void shim_log_to_stderr_enable(int enabled) {
+    av_log_set_callback(enabled ? shim_log_to_stderr : av_log_default_callback);
 }
 
 #endif

@@ -176,7 +176,6 @@ struct whisper_full_params {
 };
 
 const char * whisper_version(void);
-const char * whisper_print_system_info(void);
 void whisper_log_set(ggml_log_callback log_callback, void * user_data);
 
 struct whisper_context_params whisper_context_default_params(void);
@@ -195,12 +194,7 @@ int whisper_full_n_tokens(struct whisper_context * ctx, int i_segment);
 whisper_token_data whisper_full_get_token_data(struct whisper_context * ctx, int i_segment, int i_token);
 
 int whisper_is_multilingual(struct whisper_context * ctx);
-int whisper_model_n_vocab(struct whisper_context * ctx);
-int whisper_model_n_text_layer(struct whisper_context * ctx);
-int whisper_model_n_audio_layer(struct whisper_context * ctx);
-int whisper_model_n_text_state(struct whisper_context * ctx);
 int whisper_lang_max_id(void);
-int whisper_lang_id(const char * lang);
 const char * whisper_lang_str(int id);
 int whisper_pcm_to_mel(struct whisper_context * ctx, const float * samples, int n_samples, int n_threads);
 int whisper_lang_auto_detect(struct whisper_context * ctx, int offset_ms, int n_threads, float * lang_probs);

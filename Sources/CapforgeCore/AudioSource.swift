@@ -17,6 +17,7 @@ extension MonoAudio: AudioSource {}
 
 /// Extracted audio kept in an unlinked temporary file: it takes disk, not memory, and vanishes
 /// with the process however it ends (even SIGKILL). Written once front to back, then read in slices.
+/// Unchecked: the file descriptor and the write buffer are guarded by `lock`.
 public final class SpooledAudio: AudioSource, @unchecked Sendable {
     public let startTime: Double
     private let fd: Int32

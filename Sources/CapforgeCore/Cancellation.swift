@@ -1,12 +1,12 @@
 import Foundation
+import Synchronization
 
 /// A thread-safe cancel flag with an optional deadline, polled by long-running work
 /// (decoders, recognisers' abort callbacks).
-public final class Cancellation: @unchecked Sendable {
+public final class Cancellation: Sendable {
     public enum Reason: Sendable, Equatable { case cancelled, deadline }
 
-    private let lock = NSLock()
-    private var cancelledFlag = false
+    private let cancelledFlag = Mutex(false)
     private let deadline: Date?
     private let parent: Cancellation?
 
@@ -21,17 +21,12 @@ public final class Cancellation: @unchecked Sendable {
     }
 
     public func cancel() {
-        lock.lock()
-        cancelledFlag = true
-        lock.unlock()
+        cancelledFlag.withLock { $0 = true }
     }
 
     /// Why work should stop now, or nil to go on.
     public var reason: Reason? {
-        lock.lock()
-        let cancelled = cancelledFlag
-        lock.unlock()
-        if cancelled { return .cancelled }
+        if cancelledFlag.withLock({ $0 }) { return .cancelled }
         if let deadline, Date() >= deadline { return .deadline }
         return parent?.reason
     }

@@ -84,3 +84,20 @@ public struct Language: Sendable, Hashable, Codable, CustomStringConvertible {
         return table
     }()
 }
+
+/// `--lang`: decided per file (stream tag, then detection), or given.
+public enum LanguageChoice: Sendable, Hashable, Codable {
+    case auto
+    case fixed(Language)
+
+    /// "auto", or any identifier `Language` knows; nil for anything else.
+    public init?(_ text: String) {
+        if text == "auto" {
+            self = .auto
+        } else if let language = Language(text) {
+            self = .fixed(language)
+        } else {
+            return nil
+        }
+    }
+}

@@ -1,10 +1,10 @@
 import CFFmpeg
 
 /// Owns an `AVPacket`.
-final class Packet {
-    let pointer: UnsafeMutablePointer<AVPacket>
+package final class Packet {
+    package let pointer: UnsafeMutablePointer<AVPacket>
 
-    init() {
+    package init() {
         pointer = av_packet_alloc()
     }
 
@@ -13,14 +13,14 @@ final class Packet {
         av_packet_free(&p)
     }
 
-    func unref() { av_packet_unref(pointer) }
+    package func unref() { av_packet_unref(pointer) }
 }
 
 /// Owns an `AVFrame`.
-final class Frame {
-    let pointer: UnsafeMutablePointer<AVFrame>
+package final class Frame {
+    package let pointer: UnsafeMutablePointer<AVFrame>
 
-    init() {
+    package init() {
         pointer = av_frame_alloc()
     }
 
@@ -30,7 +30,7 @@ final class Frame {
     }
 
     /// The frame's time in its stream's time base, preferring the decoder's best guess.
-    var timestamp: Int64? {
+    package var timestamp: Int64? {
         let best = pointer.pointee.best_effort_timestamp
         if best != SHIM_AV_NOPTS_VALUE { return best }
         let pts = pointer.pointee.pts
@@ -39,12 +39,12 @@ final class Frame {
 }
 
 /// Owns a decoder context opened for one stream.
-final class Decoder {
-    let context: UnsafeMutablePointer<AVCodecContext>
-    let path: String
+package final class Decoder {
+    package let context: UnsafeMutablePointer<AVCodecContext>
+    package let path: String
 
     /// `threaded` uses FFmpeg's frame and slice threads; the decoder default is one thread.
-    init(stream: UnsafeMutablePointer<AVStream>, path: String, threaded: Bool = false) throws {
+    package init(stream: UnsafeMutablePointer<AVStream>, path: String, threaded: Bool = false) throws {
         self.path = path
         let parameters = stream.pointee.codecpar!
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
@@ -69,7 +69,7 @@ final class Decoder {
     }
 
     /// Sends a packet (nil flushes). Returns false when the decoder rejected corrupt data.
-    func send(_ packet: Packet?) throws -> Bool {
+    package func send(_ packet: Packet?) throws -> Bool {
         let code = avcodec_send_packet(context, packet?.pointer)
         if code == SHIM_AVERROR_INVALIDDATA { return false }
         if code == SHIM_AVERROR_EOF { return true }
@@ -77,9 +77,9 @@ final class Decoder {
         return true
     }
 
-    enum Receive { case frame, needInput, finished, corrupt }
+    package enum Receive { case frame, needInput, finished, corrupt }
 
-    func receive(into frame: Frame) throws -> Receive {
+    package func receive(into frame: Frame) throws -> Receive {
         let code = avcodec_receive_frame(context, frame.pointer)
         switch code {
         case 0: return .frame

@@ -2,11 +2,11 @@ import CFFmpeg
 import Foundation
 
 /// An opened, probed container (owns the `AVFormatContext`).
-final class InputFile {
-    let path: String
-    let context: UnsafeMutablePointer<AVFormatContext>
+package final class InputFile {
+    package let path: String
+    package let context: UnsafeMutablePointer<AVFormatContext>
 
-    init(path: String) throws {
+    package init(path: String) throws {
         try Self.checkIsReadableRegularFile(path)
         self.path = path
         var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
@@ -48,25 +48,25 @@ final class InputFile {
         if info.st_size == 0 { throw MediaError.empty(path: path) }
     }
 
-    var streamCount: Int { Int(context.pointee.nb_streams) }
+    package var streamCount: Int { Int(context.pointee.nb_streams) }
 
-    func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> {
+    package func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> {
         context.pointee.streams[index]!
     }
 
     /// The file's time origin (`start_time`) in AV_TIME_BASE units; 0 when unknown.
-    var startTime: Int64 {
+    package var startTime: Int64 {
         let start = context.pointee.start_time
         return start == SHIM_AV_NOPTS_VALUE ? 0 : start
     }
 
     /// Container duration in seconds, when the container knows it.
-    var duration: Double? {
+    package var duration: Double? {
         let d = context.pointee.duration
         return d == SHIM_AV_NOPTS_VALUE || d <= 0 ? nil : Double(d) / Double(AV_TIME_BASE)
     }
 
-    func metadata(_ stream: UnsafeMutablePointer<AVStream>, _ key: String) -> String? {
+    package func metadata(_ stream: UnsafeMutablePointer<AVStream>, _ key: String) -> String? {
         guard let entry = av_dict_get(stream.pointee.metadata, key, nil, 0), let value = entry.pointee.value else { return nil }
         let text = String(cString: value)
         return text.isEmpty ? nil : text
@@ -74,7 +74,7 @@ final class InputFile {
 
     /// Where the stream should end, in seconds on the file's timeline, when the container says.
     /// Truncated files end early without an error, so readers compare against this.
-    func expectedEnd(of stream: UnsafeMutablePointer<AVStream>) -> Double? {
+    package func expectedEnd(of stream: UnsafeMutablePointer<AVStream>) -> Double? {
         let tb = stream.pointee.time_base
         let start = stream.pointee.start_time == SHIM_AV_NOPTS_VALUE ? 0 : stream.pointee.start_time
         let streamStart = Double(av_rescale_q(start, tb, shim_time_base_q()) - startTime) / Double(AV_TIME_BASE)
@@ -93,7 +93,7 @@ final class InputFile {
     }
 
     /// "01:02:03.500000000" in seconds.
-    static func seconds(ofClock text: String) -> Double? {
+    package static func seconds(ofClock text: String) -> Double? {
         let parts = text.split(separator: ":")
         guard parts.count == 3, let h = Double(parts[0]), let m = Double(parts[1]), let s = Double(parts[2]) else { return nil }
         return h * 3600 + m * 60 + s

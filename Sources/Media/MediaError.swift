@@ -49,7 +49,7 @@ public enum MediaError: Error, CustomStringConvertible, Equatable {
 }
 
 /// Text for an FFmpeg error code (`av_err2str` is a macro Swift cannot import).
-func avErrorString(_ code: Int32) -> String {
+package func avErrorString(_ code: Int32) -> String {
     var buffer = [CChar](repeating: 0, count: Int(AV_ERROR_MAX_STRING_SIZE))
     return buffer.withUnsafeMutableBufferPointer { buf in
         shim_err2str(code, buf.baseAddress, buf.count)
@@ -59,7 +59,7 @@ func avErrorString(_ code: Int32) -> String {
 
 /// Throws a typed error for a negative FFmpeg return code.
 @discardableResult
-func check(_ code: Int32, _ operation: String, path: String) throws -> Int32 {
+package func check(_ code: Int32, _ operation: String, path: String) throws -> Int32 {
     guard code < 0 else { return code }
     throw MediaError.library(path: path, operation: operation, code: code, message: avErrorString(code))
 }

@@ -1,5 +1,5 @@
-import CFFmpeg
 import CapforgeCore
+import CFFmpeg
 import Foundation
 
 public struct AudioStreamInfo: Codable, Sendable, Equatable {
@@ -70,7 +70,7 @@ public struct MediaProbe: Codable, Sendable, Equatable {
         try selection.stream(among: audioStreams, best: bestAudioStream, path: path)
     }
 
-    static func rotation(of stream: UnsafeMutablePointer<AVStream>) -> Int {
+    package static func rotation(of stream: UnsafeMutablePointer<AVStream>) -> Int {
         var size = 0
         guard let matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size),
               size >= 9 * MemoryLayout<Int32>.size else { return 0 }

@@ -1,5 +1,6 @@
 import Arguments
 import Batch
+import Burn
 import CapforgeCore
 import Captions
 import Foundation
@@ -40,8 +41,8 @@ let burnCommand = Subcommand(
     let output = args.value("out").map { URL(fileURLWithPath: $0).standardizedFileURL }
         ?? video.deletingLastPathComponent().appendingPathComponent(video.deletingPathExtension().lastPathComponent + InputScanner.burnedMarker + "mp4")
     let policy = namedOutputPolicy(output, args: args).protecting([video.path, subtitles.path])
-    let settings = try burnSettings(args)
-    let options = settings.burnOptions(noticeText: args.value("notice-text") ?? QualityNotice.text(for: language))
+    var options = try parsedBurnOptions(args)
+    options.noticeText = args.value("notice-text") ?? QualityNotice.text(for: language)
     let cancellation = Cancellation()
     Interrupts.install(cancellation)
     let interactive = isatty(STDERR_FILENO) == 1

@@ -1,5 +1,6 @@
 import Arguments
 import Batch
+import Burn
 import CapforgeCore
 import Captions
 import Foundation
@@ -66,10 +67,10 @@ let exportCommand = Subcommand(
 func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) throws -> BatchSettings {
     var settings = BatchSettings()
     if let lang = args.value("lang") {
-        guard lang == "auto" || Language(lang) != nil else {
+        guard let choice = LanguageChoice(lang) else {
             throw UsageError.invalidValue(option: "lang", value: lang, reason: "not a known language; try an ISO 639 code such as en, de, ko")
         }
-        settings.language = lang == "auto" ? "auto" : Language(lang)!.code
+        settings.language = choice
     }
     if let tier = args.value("tier") {
         guard let preference = TierPreference(rawValue: tier) else {
@@ -141,7 +142,7 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
     settings.transcription.glossary = settings.glossary
     settings.transcription.chunking = !args.flag("no-chunking")
     settings.noticeText = args.value("notice-text")
-    if args.flag("burn") { settings.burn = try burnSettings(args) }
+    if args.flag("burn") { settings.burn = try parsedBurnOptions(args) }
     return settings
 }
 
@@ -223,11 +224,12 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
     return results.contains { $0.status == .failed } ? ExitCode.failure : ExitCode.success
 }
 
-func burnSettings(_ args: ParsedArguments) throws -> BurnSettings {
-    var burn = BurnSettings()
+/// The encoder and notice options of `caption --burn` and `burn`; the notice text is the caller's.
+func parsedBurnOptions(_ args: ParsedArguments) throws -> BurnOptions {
+    var burn = BurnOptions()
     if let notice = args.value("notice") {
-        guard NoticeMode(rawValue: notice) != nil else { throw UsageError.invalidValue(option: "notice", value: notice, reason: "use auto, always or never") }
-        burn.notice = notice
+        guard let mode = NoticeMode(rawValue: notice) else { throw UsageError.invalidValue(option: "notice", value: notice, reason: "use auto, always or never") }
+        burn.notice = mode
     }
     if let crf = args.value("crf") {
         guard let n = Int(crf), (0...51).contains(n) else { throw UsageError.invalidValue(option: "crf", value: crf, reason: "an integer from 0 to 51") }

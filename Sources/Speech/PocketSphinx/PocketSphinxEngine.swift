@@ -8,6 +8,7 @@ import Foundation
 /// decoded before it: no adaptation state carries over between utterances or calls.
 /// Cancellation is honoured between utterances; one utterance (at most
 /// `utteranceVAD.configuration.maximumRegion`) is decoded without interruption.
+/// Unchecked: the C decoder is not Sendable; `lock` serialises every use of it.
 public final class PocketSphinxEngine: SpeechEngine, @unchecked Sendable {
     public static let name = PocketSphinxDecoder.engineName
     /// Shorter than EnergyVAD's default maximum to bound how late a cancellation is seen.

@@ -35,7 +35,7 @@ public struct ChunkProgress: Sendable, Equatable {
 /// Recognises long audio chunk by chunk: each chunk with its own deadline, falling back to the
 /// basic tier when the modern one fails, and recording which tier and engine produced every
 /// word, so the quality flag reflects what actually ran.
-public final class ChunkedTranscriber: @unchecked Sendable {
+public final class ChunkedTranscriber: Sendable {
     public let engines: TierEngines
     public let planner: ChunkPlanner
     public let calibration: CalibrationTable

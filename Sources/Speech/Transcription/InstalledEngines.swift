@@ -1,5 +1,6 @@
 import CapforgeCore
 import Foundation
+import Synchronization
 
 /// Something that can tell which language is spoken (a multilingual Whisper model).
 public protocol LanguageDetector: AnyObject, Sendable {
@@ -10,12 +11,11 @@ extension WhisperEngine: LanguageDetector {}
 
 /// An engine whose languages are known from its files, loaded on first use: a run may have
 /// several models installed and need only one of them.
-public final class LazyEngine: SpeechEngine, LanguageDetector, @unchecked Sendable {
+public final class LazyEngine: SpeechEngine, LanguageDetector, Sendable {
     public let identity: EngineIdentity
     public let supportedLanguages: Set<String>
     private let load: @Sendable () throws -> any SpeechEngine
-    private let lock = NSLock()
-    private var loaded: Result<any SpeechEngine, Error>?
+    private let loaded = Mutex<Result<any SpeechEngine, Error>?>(nil)
 
     public init(identity: EngineIdentity, supportedLanguages: Set<String>, load: @escaping @Sendable () throws -> any SpeechEngine) {
         self.identity = identity
@@ -25,10 +25,11 @@ public final class LazyEngine: SpeechEngine, LanguageDetector, @unchecked Sendab
 
     /// The engine, loading it once; a load failure is remembered and thrown to every caller.
     public func engine() throws -> any SpeechEngine {
-        lock.lock()
-        defer { lock.unlock() }
-        if loaded == nil { loaded = Result { try load() } }
-        return try loaded!.get()
+        try loaded.withLock { loaded in
+            let result = loaded ?? Result { try load() }
+            loaded = result
+            return try result.get()
+        }
     }
 
     public func transcribe(_ audio: MonoAudio, language: String, cancellation: Cancellation) throws -> [Word] {

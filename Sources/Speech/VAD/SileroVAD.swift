@@ -5,6 +5,7 @@ import Foundation
 /// Silero VAD, a small neural network, run through libwhisper's own VAD API. Unlike frame
 /// energy it tells speech from music and steady noise, so those spans never reach Whisper
 /// (which invents text over them).
+/// Unchecked: the C VAD context is not Sendable; `lock` serialises every use of it.
 public final class SileroVAD: SpeechDetector, @unchecked Sendable {
     public struct Configuration: Sendable, Equatable {
         /// Speech probability from which a 32 ms window counts as speech. Below the model's 0.5:

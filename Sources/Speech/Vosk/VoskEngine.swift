@@ -5,6 +5,7 @@ import Foundation
 ///
 /// Models are loaded on first use of their language and kept; each call gets a fresh
 /// recognizer, so calls are independent and may run concurrently.
+/// Unchecked: the cache of loaded C models is guarded by `lock`.
 public final class VoskEngine: SpeechEngine, @unchecked Sendable {
     public static let name = VoskRecognizer.engineName
     /// Audio fed per recognizer call; cancellation is checked between blocks.

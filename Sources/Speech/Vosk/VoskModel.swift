@@ -2,6 +2,7 @@ import CVosk
 import Foundation
 
 /// A loaded Vosk (Kaldi) model. Shareable across threads; each recognizer holds a reference.
+/// Unchecked: an opaque C handle, which Vosk documents as safe to share between recognizers.
 final class VoskModel: @unchecked Sendable {
     let directory: URL
     let handle: OpaquePointer

@@ -3,6 +3,7 @@ import CapforgeCore
 import Foundation
 
 /// The modern tier: Whisper through libwhisper, one loaded model per engine.
+/// Unchecked: the C context is not Sendable; `lock` serialises every use of it.
 public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
     public static let engineName = "whisper"
     public let identity: EngineIdentity

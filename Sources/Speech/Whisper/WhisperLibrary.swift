@@ -1,5 +1,6 @@
 import CWhisper
 import Foundation
+import Synchronization
 
 /// Process-wide facts about the linked libwhisper: its version, whether our header matches it,
 /// and where its log lines go.
@@ -40,20 +41,13 @@ public enum WhisperLibrary {
     private static let logRouting = LogRouting()
 }
 
-private final class LogRouting: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: (@Sendable (String) -> Void)?
+private final class LogRouting: Sendable {
+    private let stored = Mutex<(@Sendable (String) -> Void)?>(nil)
 
-    var handler: (@Sendable (String) -> Void)? {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
-    }
+    var handler: (@Sendable (String) -> Void)? { stored.withLock { $0 } }
 
     func set(_ handler: (@Sendable (String) -> Void)?) {
-        lock.lock()
-        stored = handler
-        lock.unlock()
+        stored.withLock { $0 = handler }
     }
 }
 

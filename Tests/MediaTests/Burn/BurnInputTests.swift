@@ -1,5 +1,6 @@
 import CapforgeCore
 import Foundation
+import Burn
 import Media
 import Testing
 

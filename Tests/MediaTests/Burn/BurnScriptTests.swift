@@ -1,5 +1,6 @@
 import Foundation
-@testable import Media
+@testable import Burn
+import Media
 import Testing
 
 /// The notice policy and the font preflight, on scripts alone (no video).

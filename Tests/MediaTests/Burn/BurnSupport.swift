@@ -1,4 +1,5 @@
 import Foundation
+import Burn
 import Media
 import Testing
 

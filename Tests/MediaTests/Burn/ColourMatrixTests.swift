@@ -1,5 +1,6 @@
 import CFFmpeg
-@testable import Media
+@testable import Burn
+import Media
 import Testing
 
 /// Caption colours are converted with the video's own matrix and range, as players decode it.

@@ -1,4 +1,5 @@
 import CFFmpeg
+import Media
 
 /// Turns decoded pictures into what the encoder takes and players show: 8-bit 4:2:0 (browsers
 /// and H.264 profiles most players decode), even dimensions (4:2:0 needs them), upright.

@@ -1,5 +1,6 @@
 import CFFmpeg
 import CLibass
+import Media
 
 /// Blends libass images straight into an 8-bit 4:2:0 frame, so pixels without captions stay
 /// bit-exact (a round trip through RGB would degrade the whole picture).

@@ -1,9 +1,10 @@
 import CapforgeCore
 import Foundation
+import Media
 
 /// Burns an ASS script into a video: decode, render with libass at each frame's time, blend in
 /// the video's own YUV, encode, and copy the other streams, written atomically to `output`.
-public struct BurnIn {
+public struct BurnIn: Sendable {
     public let input: String
     public let output: String
     public let assScript: String

@@ -1,5 +1,6 @@
 import CapforgeCore
 import Foundation
+import Media
 
 /// An ASS script as lines, with just enough structure for the burn: the styles' fonts, the
 /// events' visible text, and the `Notice` events. Lines the burn does not touch pass through verbatim.

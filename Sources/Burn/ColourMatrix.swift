@@ -1,4 +1,5 @@
 import CFFmpeg
+import Media
 
 /// RGB to 8-bit Y'CbCr for one video's matrix and range.
 struct ColourMatrix: Equatable {

@@ -1,4 +1,5 @@
 import CFFmpeg
+import Media
 
 /// Re-encodes an audio stream the output container cannot hold (e.g. PCM from .mov into MP4) to AAC,
 /// keeping its start on the file's timeline.

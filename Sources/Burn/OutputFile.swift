@@ -1,6 +1,7 @@
 import CapforgeCore
 import CFFmpeg
 import Foundation
+import Media
 
 /// A muxer writing to the hidden temporary of an `AtomicFileWriter`; `finish` writes the
 /// trailer and renames it into place, and dropping it unfinished leaves no file.

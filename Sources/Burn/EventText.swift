@@ -1,4 +1,5 @@
 import Foundation
+import Media
 
 /// What libass draws from an event's text: override blocks `{...}` removed, `\N`/`\n`/`\h`
 /// turned into spaces, and the fonts `\fn` overrides ask for.

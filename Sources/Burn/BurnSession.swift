@@ -1,6 +1,7 @@
 import CapforgeCore
 import CFFmpeg
 import Foundation
+import Media
 
 /// One burn from open to rename: the video is re-encoded with captions, the other streams copied
 /// (or, for audio the container cannot hold, re-encoded to AAC).

@@ -1,5 +1,6 @@
 import CapforgeCore
 import Foundation
+import Media
 
 /// Applies the notice policy to a script: the notice, when shown, covers every frame.
 enum NoticeLine {

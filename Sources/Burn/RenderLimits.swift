@@ -1,4 +1,5 @@
 import Foundation
+import Media
 
 /// Bounds on what one script can make libass draw. An outline of 10,000 px, a blur of 300 or a
 /// 5,000 % scale costs gigabytes per frame and shows nothing a viewer could read, so such values

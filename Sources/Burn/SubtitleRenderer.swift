@@ -1,4 +1,5 @@
 import CLibass
+import Media
 
 /// A libass library, renderer and track for one script at one frame size.
 final class SubtitleRenderer {

@@ -1,4 +1,5 @@
 import CFontconfig
+import Media
 
 /// Which characters the installed fonts can draw, found the way libass's fontconfig provider
 /// looks: the fonts fontconfig sorts for a family, whose combined coverage is what fallback reaches.

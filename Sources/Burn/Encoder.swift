@@ -1,4 +1,5 @@
 import CFFmpeg
+import Media
 
 /// Owns an opened encoder context and the packets it produces.
 final class Encoder {
