@@ -187,7 +187,7 @@ public final class CaptionPipeline: Sendable {
                 result.warnings.append("no video stream: nothing to burn captions into")
             }
             return PreparedFile(result: result, input: input, identity: identity, began: began, burn: burn)
-        } catch let error where Self.isCancellation(error) || cancellation.isCancelled {
+        } catch let error where error is Cancelled || cancellation.isCancelled {
             throw BatchError.interrupted
         } catch {
             result.status = .failed
@@ -208,7 +208,7 @@ public final class CaptionPipeline: Sendable {
                 }
                 result.outputs.append(report.outputPath)
                 result.warnings += report.warnings.map(\.description)
-            } catch let error where Self.isCancellation(error) || cancellation.isCancelled {
+            } catch let error where error is Cancelled || cancellation.isCancelled {
                 throw BatchError.interrupted
             } catch {
                 result.status = .failed
@@ -291,10 +291,6 @@ public final class CaptionPipeline: Sendable {
                 + String(format: "%.1f–%.1f s: ", first.start, first.end) + (first.crossCheckError ?? ""))
         }
         return warnings
-    }
-
-    private static func isCancellation(_ error: Error) -> Bool {
-        (error as? SpeechError) == .cancelled || (error as? MediaError) == .cancelled
     }
 
     /// The audio stream to caption and what is known of its language before listening: as

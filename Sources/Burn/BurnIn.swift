@@ -48,7 +48,7 @@ public struct BurnIn: Sendable {
         return [.missingGlyphs(characters: missing.characters)]
     }
 
-    /// Throws `MediaError.cancelled` when cancelled; the output path is then left untouched.
+    /// Throws `Cancelled()` when cancelled; the output path is then left untouched.
     public func run(cancellation: Cancellation? = nil, progress: (BurnProgress) -> Void = { _ in }) throws -> BurnReport {
         let (script, limitWarnings) = prepared
         let fontWarnings = try checkFonts(in: script)

@@ -159,7 +159,7 @@ final class BurnSession {
         }
 
         while true {
-            if cancellation?.isCancelled == true { throw MediaError.cancelled }
+            if cancellation?.isCancelled == true { throw Cancelled() }
             // A read error mid-file ends the input like EOF; the truncation check below reports it.
             guard av_read_frame(input.context, packet.pointer) >= 0 else { break }
             defer { packet.unref() }
@@ -183,7 +183,7 @@ final class BurnSession {
         for case .reencode(let out, let reencoder) in routes.values {
             try reencoder.send(nil) { try write($0, from: reencoder.encoder.context.pointee.time_base, to: out, shift: 0) }
         }
-        if cancellation?.isCancelled == true { throw MediaError.cancelled }
+        if cancellation?.isCancelled == true { throw Cancelled() }
         try output.finish()
         report()
         return finalReport()

@@ -33,3 +33,11 @@ public final class Cancellation: Sendable {
 
     public var isCancelled: Bool { reason != nil }
 }
+
+/// What every layer throws when the user stopped the run (Ctrl-C, SIGTERM): one error, so the
+/// batch tells an interruption from a failure by one check.
+public struct Cancelled: Error, Equatable, CustomStringConvertible {
+    public init() {}
+
+    public var description: String { "cancelled" }
+}

@@ -114,7 +114,7 @@ public struct AudioExtractor {
         }
 
         reading: while true {
-            if cancellation?.isCancelled == true { throw MediaError.cancelled }
+            if cancellation?.isCancelled == true { throw Cancelled() }
             let read = av_read_frame(input.context, packet.pointer)
             if read < 0 {
                 // A read error mid-file ends decoding like EOF; the truncation check reports it.

@@ -14,7 +14,6 @@ public enum MediaError: Error, CustomStringConvertible, Equatable {
     case decoderMissing(path: String, codec: String)
     case library(path: String, operation: String, code: Int32, message: String)
     case implausibleAudio(path: String, reason: String)
-    case cancelled
 
     public var description: String {
         switch self {
@@ -42,8 +41,6 @@ public enum MediaError: Error, CustomStringConvertible, Equatable {
             return "\(path): \(operation) failed: \(message)"
         case .implausibleAudio(let path, let reason):
             return "\(path): \(reason)"
-        case .cancelled:
-            return "cancelled"
         }
     }
 }

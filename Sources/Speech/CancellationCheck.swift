@@ -16,7 +16,7 @@ struct CancellationCheck {
     func check() throws {
         switch cancellation.reason {
         case nil: return
-        case .cancelled: throw SpeechError.cancelled
+        case .cancelled: throw Cancelled()
         case .deadline: throw SpeechError.timedOut(seconds: Date().timeIntervalSince(started))
         }
     }

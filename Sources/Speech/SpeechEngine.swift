@@ -10,13 +10,12 @@ public protocol SpeechEngine: AnyObject, Sendable {
     /// (e.g. "en", "ko"); "*" never appears: an engine lists what it really supports.
     var supportedLanguages: Set<String> { get }
     /// Recognise `audio` (16 kHz mono, on the file's timeline) in `language` (ISO 639-1).
-    /// Word times are on the file's timeline too. Stops with `SpeechError.cancelled` or
+    /// Word times are on the file's timeline too. Stops with `Cancelled` or
     /// `.timedOut` when `cancellation` fires.
     func transcribe(_ audio: MonoAudio, language: String, cancellation: Cancellation) throws -> [Word]
 }
 
 public enum SpeechError: Error, CustomStringConvertible, Equatable {
-    case cancelled
     case timedOut(seconds: Double)
     case libraryMissing(name: String, hint: String)
     case modelMissing(path: String, hint: String)
@@ -26,7 +25,6 @@ public enum SpeechError: Error, CustomStringConvertible, Equatable {
 
     public var description: String {
         switch self {
-        case .cancelled: return "recognition was cancelled"
         case .timedOut(let s): return "recognition did not finish within its \(String(format: "%.0f", s)) s deadline"
         case .libraryMissing(let name, let hint): return "the \(name) library is not available: \(hint)"
         case .modelMissing(let path, let hint): return "model not found at \(path): \(hint)"

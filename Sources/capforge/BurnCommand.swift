@@ -53,7 +53,7 @@ let burnCommand = Subcommand(
             guard interactive else { return }
             FileHandle.standardError.write(Data(String(format: "\r\u{1B}[2Kburning: %3.0f%%  %.0f fps", progress.fraction * 100, progress.framesPerSecond).utf8))
         }
-    } catch MediaError.cancelled {
+    } catch is Cancelled {
         printError("capforge burn: interrupted; \(output.path) was not written")
         return Interrupts.exitCode
     }

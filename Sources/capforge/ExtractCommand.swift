@@ -25,7 +25,7 @@ let extractCommand = Subcommand(
     let report: ExtractionReport
     do {
         report = try AudioExtractor(path: path, selection: selection).extract(cancellation: cancellation) { try sink.write($0) }
-    } catch MediaError.cancelled {
+    } catch is Cancelled {
         printError("capforge extract: interrupted; \(output) was not written")
         return Interrupts.exitCode
     }

@@ -40,7 +40,7 @@ import Testing
     @Test func cancellationStopsExtraction() {
         let cancellation = CapforgeCore.Cancellation()
         cancellation.cancel()
-        #expect(throws: MediaError.cancelled) {
+        #expect(throws: Cancelled()) {
             try AudioExtractor(path: dual).extract(cancellation: cancellation) { _ in }
         }
     }

@@ -74,7 +74,7 @@ public final class ChunkedTranscriber: Sendable {
                 entry = earlier
                 resumed = true
             } else {
-                if cancellation.isCancelled { throw SpeechError.cancelled }
+                if cancellation.isCancelled { throw Cancelled() }
                 entry = try recognise(chunk, of: audio, plan: plan, cancellation: cancellation)
                 try journal?.append(entry)
                 resumed = false
@@ -95,7 +95,7 @@ public final class ChunkedTranscriber: Sendable {
                 do {
                     joined = try refereed(kept[i - 1], kept[i], entries[i - 1], entries[i], of: audio, language: plan.language, cancellation: cancellation)
                 } catch where cancellation.isCancelled {
-                    throw SpeechError.cancelled
+                    throw Cancelled()
                 } catch {
                     seamErrors.append(String(format: "at %.1f s: ", middle) + "\(error)")
                 }
@@ -124,7 +124,7 @@ public final class ChunkedTranscriber: Sendable {
                 return .heard(try hear(clip, speech: chunk.speech, of: audio, with: engine, language: plan.language, cancellation: cancellation))
             } catch where cancellation.isCancelled {
                 // The user stopped the run: abandon the chunk rather than recording a failure.
-                throw SpeechError.cancelled
+                throw Cancelled()
             } catch {
                 return .failed(error)
             }
@@ -209,7 +209,7 @@ public final class ChunkedTranscriber: Sendable {
             let marked = CrossCheck.marked(words, against: other, language: language)
             return Heard(engine: engine.identity, words: finish(marked, producedBy: engine.identity, checkedBy: checker.identity))
         } catch where cancellation.isCancelled {
-            throw SpeechError.cancelled
+            throw Cancelled()
         } catch {
             return Heard(engine: engine.identity, words: finish(words, producedBy: engine.identity), crossCheckError: "\(error)")
         }
@@ -272,7 +272,7 @@ public final class ChunkedTranscriber: Sendable {
                 if rule == .rivalMoreConfident { result.words.replaceSubrange(stretch, with: words) }
                 verdicts.append(ArbitrationVerdict(start: start, end: end, rule: rule, modern: modern, rival: words))
             } catch where cancellation.isCancelled {
-                throw SpeechError.cancelled
+                throw Cancelled()
             } catch {
                 verdicts.append(ArbitrationVerdict(start: start, end: end, rule: .rivalFailed, modern: modern, rival: [], error: "\(error)"))
             }

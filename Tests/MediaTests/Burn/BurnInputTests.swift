@@ -151,7 +151,7 @@ import Testing
         let out = work.path("cancelled.mp4")
         let cancellation = Cancellation()
         var calls = 0
-        #expect(throws: MediaError.cancelled) {
+        #expect(throws: Cancelled()) {
             try BurnIn(input: Fixtures.path("librivox.mp4"), output: out, assScript: Self.cue, outputPolicy: .capforgeState).run(cancellation: cancellation) { _ in
                 calls += 1
                 cancellation.cancel()

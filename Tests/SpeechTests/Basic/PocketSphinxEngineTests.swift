@@ -121,7 +121,7 @@ struct PocketSphinxEngineTests {
         let audio = MonoAudio(samples: try BasicTestAudio.goForward())
         let cancelled = Cancellation()
         cancelled.cancel()
-        #expect(throws: SpeechError.cancelled) {
+        #expect(throws: Cancelled()) {
             try Self.engine.transcribe(audio, language: "en", cancellation: cancelled)
         }
         do {

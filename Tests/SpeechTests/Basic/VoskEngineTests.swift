@@ -102,7 +102,7 @@ struct VoskEngineTests {
     @Test func cancellationStopsRecognition() {
         let cancelled = Cancellation()
         cancelled.cancel()
-        #expect(throws: SpeechError.cancelled) {
+        #expect(throws: Cancelled()) {
             try Self.engine.transcribe(MonoAudio(samples: [Float](repeating: 0, count: 16_000)), language: "ko", cancellation: cancelled)
         }
     }

@@ -102,7 +102,7 @@ import Testing
         modern.behaviour = { _ in .hangUntilCancelled }
         let cancellation = Cancellation()
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { cancellation.cancel() }
-        #expect(throws: SpeechError.cancelled) {
+        #expect(throws: Cancelled()) {
             try transcriber(modern, ToneEngine(engine: "pocketsphinx", tier: .basic, languages: ["en"]))
                 .transcribe(audio, plan: english, cancellation: cancellation)
         }

@@ -22,7 +22,7 @@ import Testing
         interrupted.behaviour = { $0 == 2 ? .hangUntilCancelled : .recognise }
         let cancellation = Cancellation()
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { cancellation.cancel() }
-        #expect(throws: SpeechError.cancelled) {
+        #expect(throws: Cancelled()) {
             try ChunkedTranscriber(engines: TierEngines(modern: [interrupted], basic: []), calibration: CalibrationTable(engines: [:]))
                 .transcribe(audio, plan: plan, journal: try TranscriptionJournal(url: url, key: "k1"), cancellation: cancellation)
         }

@@ -47,7 +47,7 @@ final class ToneEngine: SpeechEngine, @unchecked Sendable {
         case .hangUntilCancelled:
             while true {
                 if let reason = cancellation.reason {
-                    throw reason == .deadline ? SpeechError.timedOut(seconds: 0) : SpeechError.cancelled
+                    throw reason == .deadline ? SpeechError.timedOut(seconds: 0) : Cancelled()
                 }
                 usleep(2_000)
             }
@@ -57,7 +57,7 @@ final class ToneEngine: SpeechEngine, @unchecked Sendable {
             let done = Date().addingTimeInterval(seconds)
             while Date() < done {
                 if let reason = cancellation.reason {
-                    throw reason == .deadline ? SpeechError.timedOut(seconds: 0) : SpeechError.cancelled
+                    throw reason == .deadline ? SpeechError.timedOut(seconds: 0) : Cancelled()
                 }
                 usleep(2_000)
             }
