@@ -267,9 +267,17 @@ public final class CaptionPipeline: Sendable {
 
     /// Where this file's confidences rest on no measurement, and what `--cross-check` could not do.
     func confidenceWarnings(_ transcript: Transcript) -> [String] {
-        var warnings = transcript.engines.filter { !calibration[identity: $0].measured }.map { identity in
-            "the confidence of \(identity.engine) \(identity.model) is not calibrated on held-out speech here: its raw confidence "
-                + "is used, so its low-confidence marks are unmeasured"
+        var warnings = transcript.engines.compactMap { identity -> String? in
+            let used = calibration[identity: identity]
+            let name = CalibrationTable.key(identity)
+            if !used.measured {
+                return "the confidence of \(name) is not calibrated on held-out speech here: its raw confidence is used, so its "
+                    + "low-confidence marks are unmeasured"
+            }
+            guard !used.languages.contains(transcript.language) else { return nil }
+            let measuredOn = used.languages.map { Language($0)?.name ?? $0 }.joined(separator: ", ")
+            return "the confidence of \(name) was calibrated on \(measuredOn) speech only: for '\(transcript.language)' its "
+                + "low-confidence marks are unmeasured"
         }
         guard let checker = engines.crossChecker, let modern = transcript.engines.first(where: { $0.tier == .modern }) else { return warnings }
         let name = "the cross-check model \(checker.identity.model)"

@@ -42,5 +42,7 @@ import Testing
         let run = try CLI().run(base)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("described.es.json").path), "\(run.stdout)")
+        // base's calibration was measured on English speech: for Spanish the run says so.
+        #expect(run.stdout.contains("the confidence of whisper/base was calibrated on English speech only: for 'es'"), "\(run.stdout)")
     }
 }

@@ -11,6 +11,9 @@ public struct ConfidenceCalibration: Sendable, Equatable, Codable {
     public var combination: EvidenceCombination?
     /// False for the un-measured fallback (identity); the run warns when it uses one.
     public var measured: Bool
+    /// The languages of the speech it was measured on (ISO 639-1); a word of another language is
+    /// mapped all the same, and the run says the map was not measured there.
+    public var languages: [String]
     /// How and on what the points were measured.
     public var note: String
 
@@ -24,10 +27,11 @@ public struct ConfidenceCalibration: Sendable, Equatable, Codable {
         }
     }
 
-    public init(points: [Point], combination: EvidenceCombination? = nil, measured: Bool, note: String) {
+    public init(points: [Point], combination: EvidenceCombination? = nil, measured: Bool, languages: [String] = [], note: String) {
         self.points = points.sorted { $0.raw < $1.raw }
         self.combination = combination
         self.measured = measured
+        self.languages = languages
         self.note = note
     }
 

@@ -18,6 +18,7 @@ public enum MeasuredCalibration {
                     .init(raw: 0.9996, calibrated: 0.9588),
                 ],
                 measured: true,
+                languages: ["en"],
                 note: "Scripts/calibrate 2026-12-01: 2014 words, 906 correct (45.0%), PocketSphinx en-us on the held-out calibration recordings (20 files, 15.3 min, Benchmarks/heldout-corpus); correct = equals its Levenshtein-aligned reference word after normalisation; pool-adjacent-violators fit"),
             "vosk": ConfidenceCalibration(
                 points: ConfidenceCalibration.unmeasured.points,
@@ -44,6 +45,7 @@ public enum MeasuredCalibration {
                     tokenCount: -0.444321,
                     logSecondsPerLetter: -0.679157),
                 measured: true,
+                languages: ["en"],
                 note: "Scripts/calibrate 2026-12-01: 1794 words, 1709 correct (95.3%), whisper.cpp with ggml-base on the held-out calibration recordings (20 files, 15.3 min, Benchmarks/heldout-corpus); correct = equals its Levenshtein-aligned reference word after normalisation; logistic model over the word evidence, then pool-adjacent-violators fit"),
             "whisper/tiny.en": ConfidenceCalibration(
                 points: [
@@ -66,6 +68,7 @@ public enum MeasuredCalibration {
                     tokenCount: -0.967783,
                     logSecondsPerLetter: -0.219185),
                 measured: true,
+                languages: ["en"],
                 note: "Scripts/calibrate 2026-12-01: 1808 words, 1712 correct (94.7%), whisper.cpp with ggml-tiny.en on the held-out calibration recordings (20 files, 15.3 min, Benchmarks/heldout-corpus); correct = equals its Levenshtein-aligned reference word after normalisation; logistic model over the word evidence, then pool-adjacent-violators fit"),
         ],
         crossChecks: [
