@@ -218,9 +218,8 @@ public final class CaptionPipeline: Sendable {
         result.seconds = Date().timeIntervalSince(prepared.began)
         if let identity = prepared.identity ?? (try? InputIdentity(of: input.url)) {
             let complete = !result.chunks.contains { $0.outcome == .failed }
-            let entry = ManifestEntry(relativePath: input.relativePath, input: identity, settingsKey: settingsKey,
-                                      status: result.status != .done ? .failed : complete ? .done : .incomplete,
-                                      outputs: result.status == .done ? result.outputs : [], result: result, error: result.error)
+            let entry = ManifestEntry(input: identity, settingsKey: settingsKey,
+                                      status: result.status != .done ? .failed : complete ? .done : .incomplete, result: result)
             do {
                 try Manifest(stateFolder: layout.stateFolder(for: input)).record(entry)
             } catch {

@@ -42,14 +42,12 @@ public struct ManifestEntry: Sendable, Equatable, Codable {
     /// `incomplete`: outputs were written but some speech could not be recognised; a rerun redoes it.
     public enum Status: String, Codable, Sendable { case done, incomplete, failed }
 
-    public var relativePath: String
     public var input: InputIdentity
     /// Hash of every setting and model that shapes the outputs.
     public var settingsKey: String
     public var status: Status
-    public var outputs: [String]
-    public var result: FileResult?
-    public var error: String?
+    /// Where it is, what it wrote, why it failed: the summary's and the report's record.
+    public var result: FileResult
 }
 
 /// The per-tree manifest: `.capforge/manifest/<hash of relative path>.json`.
@@ -72,12 +70,12 @@ public struct Manifest: Sendable {
     public func record(_ entry: ManifestEntry) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try AtomicFile.write(try encoder.encode(entry), to: url(for: entry.relativePath), policy: .capforgeState)
+        try AtomicFile.write(try encoder.encode(entry), to: url(for: entry.result.relativePath), policy: .capforgeState)
     }
 
     /// True when the input is done with these settings and every output still exists.
     public func isCurrent(_ relativePath: String, identity: InputIdentity, settingsKey: String) -> Bool {
         guard let entry = entry(for: relativePath), entry.status == .done, entry.input == identity, entry.settingsKey == settingsKey else { return false }
-        return entry.outputs.allSatisfy { FileManager.default.fileExists(atPath: $0) }
+        return entry.result.outputs.allSatisfy { FileManager.default.fileExists(atPath: $0) }
     }
 }
