@@ -258,6 +258,14 @@ public final class CaptionPipeline: Sendable {
         return warnings
     }
 
+    /// " (base)", " (tiny.en, cross-checked by base)": the model `plan` runs, for the dry run.
+    func modelDescription(_ plan: TierPlan) -> String {
+        let tier: Tier = plan.mode == .basic ? .basic : .modern
+        guard let engine = engines.engine(tier, for: plan.language) else { return "" }
+        let checker = isCrossChecked(plan) ? engines.crossChecker.map { ", cross-checked by \($0.identity.model)" } ?? "" : ""
+        return " (\(engine.identity.model)\(checker))"
+    }
+
     /// Whether `--cross-check` applies to files recognised by `plan`.
     func isCrossChecked(_ plan: TierPlan) -> Bool {
         guard plan.mode != .basic, let modern = engines.engine(.modern, for: plan.language) else { return false }

@@ -25,7 +25,7 @@ public enum DryRun {
                 do {
                     let resolved = try pipeline.resolver.resolve(requested, preference: pipeline.settings.tier)
                     plan = resolved
-                    (language, tier) = (resolved.language, resolved.displayTier)
+                    (language, tier) = (resolved.language, resolved.displayTier + pipeline.modelDescription(resolved))
                 } catch {
                     (language, tier) = (requested, "unsupported")
                 }

@@ -20,7 +20,7 @@ private let batchOptions: [Option] = [
     Option("json", help: "newline-delimited JSON events on standard output"),
     Option("report", value: "FILE.html", help: "write a self-contained HTML report"),
     Option("vocab", value: "FILE", help: "terms (one per line) to prompt Whisper with and to fix spelling in every tier"),
-    Option("model", value: "PATH", help: "use this ggml Whisper model instead of the installed ones"),
+    Option("model", value: "NAME|PATH", help: "use this Whisper model (a name from 'capforge models list', or a ggml file) instead of choosing among the installed ones"),
     Option("cross-check", value: "MODEL", help: "a second Whisper model (installed name or file) hears every chunk again; words it did not hear are marked low-confidence (costs that model's time too)"),
     Option("precise-timing", help: "DTW word timing (slower, tighter word starts)"),
     Option("beam", value: "N", help: "Whisper beam search of width N, 1-8 (default 1: greedy decoding, with temperature fallback)"),
@@ -155,7 +155,7 @@ func loadEngines(_ args: ParsedArguments, settings: BatchSettings, store: ModelS
     }
     let options = WhisperOptions(preciseTiming: settings.preciseTiming, beamSize: settings.beamSize, initialPrompt: settings.glossary.prompt)
     let engines = try InstalledEngines.discover(
-        store: store, whisperModel: args.value("model").map { URL(fileURLWithPath: $0) }, crossCheck: args.value("cross-check"), whisperOptions: options)
+        store: store, whisperModel: args.value("model"), crossCheck: args.value("cross-check"), whisperOptions: options)
     for warning in startupWarnings(engines, store: store) { printError("capforge: warning: \(warning)") }
     return engines
 }

@@ -53,7 +53,7 @@ let modelsCommand = Subcommand(
 let languagesCommand = Subcommand(
     spec: Command(
         "languages", summary: "List the languages this machine can caption: modern tier first, then basic-only ones.",
-        usage: "[--model PATH]", options: [Option("model", value: "PATH", help: "consider only this Whisper model for the modern tier")],
+        usage: "[--model NAME|PATH]", options: [Option("model", value: "NAME|PATH", help: "consider only this Whisper model for the modern tier")],
         positionals: 0...0)
 ) { args in
     let engines = try loadEngines(args, settings: BatchSettings())

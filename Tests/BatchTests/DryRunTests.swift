@@ -45,4 +45,16 @@ import Testing
         // base's calibration was measured on English speech: for Spanish the run says so.
         #expect(run.stdout.contains("the confidence of whisper/base was calibrated on English speech only: for 'es'"), "\(run.stdout)")
     }
+
+    /// `--model` takes the names `models list` shows, and the dry run names the model each file
+    /// will run (and its cross-checker).
+    @Test func modelsByNameAndTheModelEachFileWillRun() throws {
+        let video = CLI.fixtures.appendingPathComponent("librivox.mp4").path
+        let tiny = try CLI().run(["caption", video, "--model", "tiny.en", "--dry-run"], timeout: 60)
+        #expect(tiny.status == 0 && tiny.stdout.contains("language en, tier modern (tiny.en), about"), "\(tiny.stdout)\(tiny.stderr)")
+        let checked = try CLI().run(["caption", video, "--model", "base", "--cross-check", "tiny.en", "--dry-run"], timeout: 60)
+        #expect(checked.status == 0 && checked.stdout.contains("tier modern (base, cross-checked by tiny.en)"), "\(checked.stdout)\(checked.stderr)")
+        let unknown = try CLI().run(["caption", video, "--model", "tiny", "--dry-run"], timeout: 60)
+        #expect(unknown.status != 0 && unknown.stderr.contains("--model takes an installed Whisper model's name (base, tiny.en)"), "\(unknown.stderr)")
+    }
 }

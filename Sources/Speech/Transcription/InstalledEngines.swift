@@ -45,22 +45,25 @@ public final class LazyEngine: SpeechEngine, LanguageDetector, Sendable {
 /// directory (or one given model), Vosk models and the Silero VAD model there too, and
 /// Debian's PocketSphinx model.
 public enum InstalledEngines {
-    /// `crossCheck`: the name of an installed Whisper model or a model file's path, to cross-check
-    /// with. It transcribes only a language no other model covers, so naming an installed model
-    /// makes it the checker of the others rather than their rival.
-    public static func discover(store: ModelStore, whisperModel: URL? = nil, crossCheck: String? = nil, whisperOptions: WhisperOptions) throws -> TierEngines {
+    /// `whisperModel` (`--model`) and `crossCheck` (`--cross-check`): an installed Whisper model's
+    /// name, as `models list` shows it, or a model file. The cross-check model transcribes only a
+    /// language no other model covers, so naming an installed model makes it the checker of the
+    /// others rather than their rival.
+    public static func discover(store: ModelStore, whisperModel: String? = nil, crossCheck: String? = nil, whisperOptions: WhisperOptions) throws -> TierEngines {
         var whisperModels: [InstalledModel]
         var ignored: [String] = []
-        let installed = whisperModel == nil || crossCheck != nil ? try store.list().filter { $0.engine == WhisperEngine.engineName } : []
+        // Digests only where they become engine identities; a named model is digested on its own.
+        let installed = try store.list(digests: whisperModel == nil).filter { $0.engine == WhisperEngine.engineName }
         if let whisperModel {
-            whisperModels = [try store.describe(modelAt: whisperModel)]
+            let chosen = try model(named: whisperModel, option: "--model", installed: installed, store: store)
+            whisperModels = [chosen]
         } else {
             // A broken model counts as absent; bigger models are more accurate: try them first
             // for every language they cover.
             ignored = installed.compactMap { model in model.problem.map { "ignoring the Whisper model \(model.url.path): \($0)" } }
             whisperModels = installed.filter { $0.problem == nil }.sorted { $0.sizeBytes > $1.sizeBytes }
         }
-        let checkModel = try crossCheck.map { try crossCheckModel(named: $0, installed: installed, store: store) }
+        let checkModel = try crossCheck.map { try model(named: $0, option: "--cross-check", installed: installed, store: store) }
         if let checkModel {
             func isChecker(_ model: InstalledModel) -> Bool {
                 model.url.standardizedFileURL == checkModel.url.standardizedFileURL || (model.sha256 != nil && model.sha256 == checkModel.sha256)
@@ -89,17 +92,17 @@ public enum InstalledEngines {
     }
 
     /// An installed model by name, else a model file; a broken one is an error, not ignored.
-    private static func crossCheckModel(named name: String, installed: [InstalledModel], store: ModelStore) throws -> InstalledModel {
-        let model: InstalledModel
+    private static func model(named name: String, option: String, installed: [InstalledModel], store: ModelStore) throws -> InstalledModel {
+        let url: URL
         if let named = installed.first(where: { $0.name == name }) {
-            model = named
+            url = named.url
         } else if FileManager.default.fileExists(atPath: name) {
-            model = try store.describe(modelAt: URL(fileURLWithPath: name))
+            url = URL(fileURLWithPath: name)
         } else {
-            let names = installed.map(\.name).sorted()
-            let choices = names.isEmpty ? "none in \(store.directory.path)" : names.joined(separator: ", ")
-            throw SpeechError.modelMissing(path: name, hint: "--cross-check takes an installed Whisper model's name (\(choices)) or a ggml model file")
+            let choices = installed.isEmpty ? "none in \(store.directory.path)" : installed.map(\.name).sorted().joined(separator: ", ")
+            throw SpeechError.modelMissing(path: name, hint: "\(option) takes an installed Whisper model's name (\(choices)) or a ggml model file")
         }
+        let model = try store.describe(modelAt: url)
         if let problem = model.problem { throw SpeechError.modelInvalid(path: model.url.path, reason: problem) }
         return model
     }
