@@ -55,7 +55,10 @@ public struct FileResult: Sendable, Codable, Equatable {
     /// How the file was to be recognised (`--tier` resolved for its language), and whether a
     /// second model cross-checked it: what its time counts towards in the speed history.
     public var mode: TierPlan.Mode?
-    public var crossChecked: Bool?
+    public var crossChecked: Bool { checkedBy != nil }
+    /// The models whose words it has ("tiny.en", "en-us"), and the model that cross-checked them.
+    public var models: [String] = []
+    public var checkedBy: String?
     public var basicShare: Double?
     public var words: Int?
     public var cues: Int?
@@ -87,6 +90,12 @@ public struct FileResult: Sendable, Codable, Equatable {
         warnings = []
         chunks = []
         cueMarks = []
+    }
+
+    /// "tiny.en", "tiny.en, en-us", "tiny.en (checked by base)"; "-" before any word.
+    public var modelLabel: String {
+        guard !models.isEmpty else { return "-" }
+        return models.joined(separator: ", ") + (checkedBy.map { " (checked by \($0))" } ?? "")
     }
 
     /// "modern", "basic", or "mixed (23% basic)".

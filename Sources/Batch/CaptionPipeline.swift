@@ -154,7 +154,8 @@ public final class CaptionPipeline: Sendable {
 
             result.tier = transcript.tier
             result.mode = plan.mode
-            result.crossChecked = transcript.checkedBy != nil
+            result.models = transcript.engines.map(\.model)
+            result.checkedBy = transcript.checkedBy?.model
             result.basicShare = transcript.basicShare
             result.words = transcript.words.count
             result.cues = built.cues.count

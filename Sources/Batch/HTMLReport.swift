@@ -19,7 +19,7 @@ public enum HTMLReport {
             </style></head><body>
             <h1>Capforge report</h1>
             <p>Generated \(escape(ISO8601DateFormatter().string(from: generated))).</p>
-            <table><tr><th>file</th><th>duration</th><th>language</th><th>tier</th><th>words</th><th>low conf.</th><th>cues</th><th>rule breaks</th><th>time</th><th>status</th></tr>
+            <table><tr><th>file</th><th>duration</th><th>language</th><th>tier</th><th>model</th><th>words</th><th>low conf.</th><th>cues</th><th>rule breaks</th><th>time</th><th>status</th></tr>
 
             """
         for r in results {
@@ -27,7 +27,7 @@ public enum HTMLReport {
             let warnings = r.warnings.map { "<br><small class=\"basic\">warning: \(escape($0))</small>" }.joined()
             let status = r.status == .failed ? "<span class=\"failed\">failed: \(escape(r.error ?? ""))</span>" : r.status.rawValue + warnings
             html += "<tr><td>\(escape(r.relativePath))</td><td>\(r.duration.map(Format.duration) ?? "-")</td><td>\(escape(r.language ?? "-"))</td>"
-                + "<td\(tierClass)>\(escape(r.tierLabel))</td><td>\(r.words.map(String.init) ?? "-")</td>"
+                + "<td\(tierClass)>\(escape(r.tierLabel))</td><td>\(escape(r.modelLabel))</td><td>\(r.words.map(String.init) ?? "-")</td>"
                 + "<td>\(Format.percent(r.lowConfidenceShare))</td><td>\(r.cues.map(String.init) ?? "-")</td>"
                 + "<td>\(r.violations.map(String.init) ?? "-")</td><td>\(Format.seconds(r.seconds))</td><td>\(status)</td></tr>\n"
         }

@@ -36,7 +36,7 @@ public struct SpeedHistory: Codable, Sendable {
 
     public mutating func record(_ result: FileResult) {
         guard result.status == .done, let mode = result.mode, result.tier != .empty, let duration = result.duration, duration > 0 else { return }
-        let key = Self.key(mode, crossChecked: result.crossChecked ?? false)
+        let key = Self.key(mode, crossChecked: result.crossChecked)
         mediaSeconds[key, default: 0] += duration
         workSeconds[key, default: 0] += result.seconds
     }

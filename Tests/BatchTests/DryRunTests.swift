@@ -17,7 +17,7 @@ import Testing
             result.duration = 100
             result.tier = tier
             result.mode = mode
-            result.crossChecked = crossChecked
+            result.checkedBy = crossChecked ? "base" : nil
             history.record(result)
         }
         for (mode, crossChecked, factor) in [(TierPlan.Mode.arbitrate, false, 0.3), (.modern, false, 0.1), (.modern, true, 0.34)] {

@@ -160,6 +160,7 @@ struct TierEndToEndTests {
         #expect(run.status == 0, "\(run.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("librivox.en.json"))) as! [String: Any]
         #expect((json["checkedBy"] as? [String: Any])?["model"] as? String == "base")
+        #expect(run.stdout.contains("tiny.en (checked by base)"), "the summary's model column: \(run.stdout)")
         let words = json["words"] as! [[String: Any]]
         let verdicts = words.map { ($0["evidence"] as? [String: Any])?["disputed"] as? Bool }
         #expect(!words.isEmpty && verdicts.allSatisfy { $0 != nil }, "\(verdicts)")
