@@ -29,6 +29,7 @@ let modelsCommand = Subcommand(
         }
         print("models directory: \(store.directory.path)")
         if whisper.isEmpty { print("  no Whisper model: import one with 'capforge models import DIR'") }
+        let chosen = InstalledEngines.chosenLanguages(whisper)
         for m in whisper {
             if let problem = m.problem {
                 print("  whisper  \(m.name)  \(m.url.lastPathComponent)  BROKEN, ignored: \(problem)")
@@ -36,6 +37,9 @@ let modelsCommand = Subcommand(
             }
             let kind = m.isEnglishOnly ? "English-only" : "multilingual (\(m.languages.count) languages)"
             print("  whisper  \(m.name)  \(m.url.lastPathComponent)  \(String(format: "%.1f MB", Double(m.sizeBytes) / 1e6))  \(kind)  sha256 \(m.sha256 ?? "-")")
+            let languages = chosen[m.url] ?? []
+            print(languages.isEmpty ? "           used only when named (--model \(m.name)): a bigger model covers its languages"
+                  : "           used for \(languages.count <= 8 ? languages.joined(separator: ", ") : "\(languages.count) languages, \(languages.prefix(6).joined(separator: ", ")), …")")
         }
         for m in vosk { print("  vosk     \(m.name)  language \(m.language)  (basic tier)") }
         print(pocketSphinx.isInstalled ? "  pocketsphinx  \(pocketSphinx.name)  language en  (basic tier, Debian package)"

@@ -46,14 +46,17 @@ import Testing
         #expect(run.stdout.contains("the confidence of whisper/base was calibrated on English speech only: for 'es'"), "\(run.stdout)")
     }
 
-    /// `--model` takes the names `models list` shows, and the dry run names the model each file
-    /// will run (and its cross-checker).
+    /// `--model` takes the names `models list` shows, the list says which languages each model
+    /// takes, and the dry run names the model each file will run (and its cross-checker).
     @Test func modelsByNameAndTheModelEachFileWillRun() throws {
         let video = CLI.fixtures.appendingPathComponent("librivox.mp4").path
         let tiny = try CLI().run(["caption", video, "--model", "tiny.en", "--dry-run"], timeout: 60)
         #expect(tiny.status == 0 && tiny.stdout.contains("language en, tier modern (tiny.en), about"), "\(tiny.stdout)\(tiny.stderr)")
         let checked = try CLI().run(["caption", video, "--model", "base", "--cross-check", "tiny.en", "--dry-run"], timeout: 60)
         #expect(checked.status == 0 && checked.stdout.contains("tier modern (base, cross-checked by tiny.en)"), "\(checked.stdout)\(checked.stderr)")
+        // With base installed too, English goes to base unless tiny.en is named, and the list says so.
+        let listed = try CLI().run(["models", "list"], timeout: 60)
+        #expect(listed.stdout.contains("used only when named (--model tiny.en)") && listed.stdout.contains("used for 99 languages, en,"), "\(listed.stdout)")
         let unknown = try CLI().run(["caption", video, "--model", "tiny", "--dry-run"], timeout: 60)
         #expect(unknown.status != 0 && unknown.stderr.contains("--model takes an installed Whisper model's name (base, tiny.en)"), "\(unknown.stderr)")
     }

@@ -58,10 +58,8 @@ public enum InstalledEngines {
             let chosen = try model(named: whisperModel, option: "--model", installed: installed, store: store)
             whisperModels = [chosen]
         } else {
-            // A broken model counts as absent; bigger models are more accurate: try them first
-            // for every language they cover.
             ignored = installed.compactMap { model in model.problem.map { "ignoring the Whisper model \(model.url.path): \($0)" } }
-            whisperModels = installed.filter { $0.problem == nil }.sorted { $0.sizeBytes > $1.sizeBytes }
+            whisperModels = byPreference(installed)
         }
         let checkModel = try crossCheck.map { try model(named: $0, option: "--cross-check", installed: installed, store: store) }
         if let checkModel {
@@ -82,6 +80,22 @@ public enum InstalledEngines {
         if !vosk.supportedLanguages.isEmpty { basic.append(vosk) }
         return TierEngines(modern: modern, basic: basic, speechDetector: try speechDetector(store: store), ignoredModels: ignored,
                            crossChecker: checkModel == nil ? nil : modern.last)
+    }
+
+    /// The usable models, the one each language goes to first: a broken model counts as absent,
+    /// and bigger models are more accurate.
+    public static func byPreference(_ models: [InstalledModel]) -> [InstalledModel] {
+        models.filter { $0.problem == nil }.sorted { $0.sizeBytes > $1.sizeBytes }
+    }
+
+    /// The languages each usable model transcribes when no `--model` is given, by model file.
+    public static func chosenLanguages(_ models: [InstalledModel]) -> [URL: [String]] {
+        var taken = Set<String>()
+        var chosen: [URL: [String]] = [:]
+        for model in byPreference(models) {
+            chosen[model.url] = model.languages.filter { taken.insert($0).inserted }
+        }
+        return chosen
     }
 
     private static func whisperEngine(_ model: InstalledModel, options: WhisperOptions) -> LazyEngine {
