@@ -287,8 +287,12 @@ public final class CaptionPipeline: Sendable {
             return "the confidence of \(name) was calibrated on \(measuredOn) speech only: for '\(transcript.language)' its "
                 + "low-confidence marks are unmeasured"
         }
-        guard let checker = engines.crossChecker, let modern = transcript.engines.first(where: { $0.tier == .modern }) else { return warnings }
+        guard let checker = engines.crossChecker else { return warnings }
         let name = "the cross-check model \(checker.identity.model)"
+        guard let modern = transcript.engines.first(where: { $0.tier == .modern }) else {
+            // --cross-check checks Whisper's words; the basic tier's stay as they were heard.
+            return warnings + (transcript.words.isEmpty ? [] : ["not cross-checked: the basic tier transcribed it, and \(name) checks only Whisper's words"])
+        }
         if engines.crossChecker(for: transcript.language, of: modern) == nil {
             warnings.append(modern == checker.identity
                 ? "not cross-checked: \(name) is the only one that covers '\(transcript.language)', and it transcribed the file itself"

@@ -170,6 +170,8 @@ struct TierEndToEndTests {
         #expect(disputed.count < words.count / 4, "the two models mostly agree on a clear reading: \(disputed.count) of \(words.count)")
         #expect((disputed.max() ?? 0) < (agreed.reduce(0, +) / Double(max(1, agreed.count))), "\(disputed) vs \(agreed.count) agreed")
 
+        let basic = try CLI().run(["caption", folder.path, "--formats", "json", "--lang", "en", "--tier", "basic", "--cross-check", "base", "--force"])
+        #expect(basic.status == 0 && basic.stdout.contains("not cross-checked: the basic tier transcribed it"), "\(basic.stdout)")
         let unknown = try CLI().run(["caption", folder.path, "--formats", "json", "--model", tiny, "--cross-check", "no-such-model"])
         #expect(unknown.status != 0 && unknown.stderr.contains("--cross-check takes an installed Whisper model's name"), "\(unknown.stderr)")
         let itself = try CLI().run(["caption", folder.path, "--formats", "json", "--model", tiny, "--cross-check", tiny])
