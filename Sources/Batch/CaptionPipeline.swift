@@ -263,8 +263,8 @@ public final class CaptionPipeline: Sendable {
     func modelDescription(_ plan: TierPlan) -> String {
         let tier: Tier = plan.mode == .basic ? .basic : .modern
         guard let engine = engines.engine(tier, for: plan.language) else { return "" }
-        let checker = isCrossChecked(plan) ? engines.crossChecker.map { ", cross-checked by \($0.identity.model)" } ?? "" : ""
-        return " (\(engine.identity.model)\(checker))"
+        let checker = isCrossChecked(plan) ? engines.crossChecker.map { ", cross-checked by \($0.identity.model)" } : nil
+        return " (\(engine.identity.model)\(checker ?? ""))"
     }
 
     /// Whether `--cross-check` applies to files recognised by `plan`.

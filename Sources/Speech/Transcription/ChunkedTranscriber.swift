@@ -100,7 +100,7 @@ public final class ChunkedTranscriber: Sendable {
                     seamErrors.append(String(format: "at %.1f s: ", middle) + "\(error)")
                 }
             }
-            (kept[i - 1], kept[i]) = joined ?? Seam.joined(kept[i - 1], kept[i], overlap: overlap, middle: middle)
+            (kept[i - 1], kept[i]) = joined ?? Seam.cut(kept[i - 1], kept[i], at: middle)
             kept[i] = Seam.withoutDuplicates(kept[i], after: kept[i - 1])
         }
         let checked = HallucinationGuard().check(kept.flatMap { $0 }.sorted { ($0.start, $0.end) < ($1.start, $1.end) }, speech: regions)

@@ -17,15 +17,19 @@ enum Seam {
     /// `earlier` and `later` (the words of two windows overlapping over `overlap`) trimmed to
     /// meet once; `middle` is where they meet without an anchor.
     static func joined(_ earlier: [Word], _ later: [Word], overlap: ClosedRange<Double>, middle: Double) -> (earlier: [Word], later: [Word]) {
-        func centre(_ word: Word) -> Double { (word.start + word.end) / 2 }
-        return anchored(earlier, later, overlap: overlap)
-            ?? (earlier.filter { centre($0) < middle }, later.filter { centre($0) >= middle })
+        anchored(earlier, later, overlap: overlap) ?? cut(earlier, later, at: middle)
     }
+
+    /// Each word to the window whose side of `middle` its centre lies on.
+    static func cut(_ earlier: [Word], _ later: [Word], at middle: Double) -> (earlier: [Word], later: [Word]) {
+        (earlier.filter { centre($0) < middle }, later.filter { centre($0) >= middle })
+    }
+
+    private static func centre(_ word: Word) -> Double { (word.start + word.end) / 2 }
 
     /// The two windows trimmed to meet at their anchor; nil when they share none (they disagree
     /// about what was said in the overlap, or when).
     static func anchored(_ earlier: [Word], _ later: [Word], overlap: ClosedRange<Double>) -> (earlier: [Word], later: [Word])? {
-        func centre(_ word: Word) -> Double { (word.start + word.end) / 2 }
         let tail = earlier.indices.filter { centre(earlier[$0]) >= overlap.lowerBound }
         let head = later.indices.filter { centre(later[$0]) <= overlap.upperBound }
         var anchor: (earlier: Int, later: Int, drift: Double)?

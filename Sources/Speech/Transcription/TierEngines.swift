@@ -26,9 +26,10 @@ public struct TierEngines: Sendable {
     }
 
     /// The cross-checker for words of `primary` in `language`; nil when there is none, it lacks
-    /// the language, or it is `primary` itself (a model cannot dispute itself).
+    /// the language, `primary` is not a modern engine (it checks Whisper's words, which carry the
+    /// evidence its verdict joins), or it is `primary` itself (a model cannot dispute itself).
     public func crossChecker(for language: String, of primary: EngineIdentity) -> (any SpeechEngine)? {
-        guard let crossChecker, crossChecker.supportedLanguages.contains(language), crossChecker.identity != primary else { return nil }
+        guard primary.tier == .modern, let crossChecker, crossChecker.supportedLanguages.contains(language), crossChecker.identity != primary else { return nil }
         return crossChecker
     }
 
