@@ -43,7 +43,7 @@ let package = Package(
 
         .target(name: "Arguments"),
         .target(name: "Media", dependencies: ["CapforgeCore", "CFFmpeg"]),
-        .target(name: "Burn", dependencies: ["CapforgeCore", "Media", "CFFmpeg", "CLibass", "CFontconfig"]),
+        .target(name: "Burn", dependencies: ["CapforgeCore", "Media", "Captions", "CFFmpeg", "CLibass", "CFontconfig"]),
         .target(name: "Captions", dependencies: ["CapforgeCore"]),
         .target(
             name: "Speech", dependencies: ["CapforgeCore", "CPocketSphinx", "CWhisper", "CVosk"],

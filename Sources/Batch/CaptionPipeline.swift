@@ -183,7 +183,8 @@ public final class CaptionPipeline: Sendable {
             var burn: BurnIn?
             if var options = settings.burn, probe.video != nil {
                 options.noticeText = settings.noticeText ?? QualityNotice.text(for: plan.language)
-                burn = BurnIn(input: input.url.path, output: layout.burned(for: input).path, assScript: ass.render(), options: options, outputPolicy: policy)
+                burn = BurnIn(input: input.url.path, output: layout.burned(for: input).path, script: ass.document(), styleSheet: style,
+                              options: options, outputPolicy: policy)
             } else if settings.burn != nil {
                 result.warnings.append("no video stream: nothing to burn captions into")
             }

@@ -1,4 +1,5 @@
 import CapforgeCore
+import Captions
 import Foundation
 import Media
 
@@ -7,40 +8,43 @@ import Media
 public struct BurnIn: Sendable {
     public let input: String
     public let output: String
-    public let assScript: String
+    public let script: ASSDocument
+    /// Gives the Notice style when the notice is added to a script that has none.
+    public let styleSheet: StyleSheet
     public let options: BurnOptions
     /// What may be replaced at `output`; the input is always protected, and a video is never
     /// streamed into a device or FIFO (the muxer seeks).
     public let outputPolicy: OutputPolicy
 
-    public init(input: String, output: String, assScript: String, options: BurnOptions = BurnOptions(), outputPolicy: OutputPolicy) {
+    public init(
+        input: String, output: String, script: ASSDocument, styleSheet: StyleSheet, options: BurnOptions = BurnOptions(), outputPolicy: OutputPolicy
+    ) {
         self.input = input
         self.output = output
-        self.assScript = assScript
+        self.script = script
+        self.styleSheet = styleSheet
         self.options = options
         var policy = outputPolicy.protecting([input])
         policy.streamsToSpecialFiles = false
         self.outputPolicy = policy
     }
 
-    /// The script that will be rendered: the notice policy applied.
-    public var renderedScript: String { preparedScript.text }
+    /// The script that will be rendered: the notice policy and the render limits applied.
+    public var renderedScript: ASSDocument { prepared.script }
 
-    var preparedScript: SubtitleScript { prepared.script }
-
-    /// The notice policy and the render limits applied, with what the limits changed.
-    private var prepared: (script: SubtitleScript, warnings: [BurnWarning]) {
-        var script = SubtitleScript(assScript)
-        NoticeLine.apply(options.notice, text: options.noticeText, to: &script)
+    /// The rendered script with what the limits changed.
+    private var prepared: (script: ASSDocument, warnings: [BurnWarning]) {
+        var script = script
+        NoticeLine.apply(options.notice, text: options.noticeText, styleSheet: styleSheet, to: &script)
         return script.limitedForRendering()
     }
 
     /// Fails before any decoding when fonts lack characters the captions or the notice use.
     public func checkFonts() throws -> [BurnWarning] {
-        try checkFonts(in: preparedScript)
+        try checkFonts(in: renderedScript)
     }
 
-    private func checkFonts(in script: SubtitleScript) throws -> [BurnWarning] {
+    private func checkFonts(in script: ASSDocument) throws -> [BurnWarning] {
         let fonts = try FontCoverage()
         let missing = FontPreflight.missing(in: script, fonts: fonts)
         guard !missing.characters.isEmpty else { return [] }

@@ -1,5 +1,5 @@
 import CFontconfig
-import Media
+import Captions
 
 /// Which characters the installed fonts can draw, found the way libass's fontconfig provider
 /// looks: the fonts fontconfig sorts for a family, whose combined coverage is what fallback reaches.
@@ -52,21 +52,42 @@ final class FontCoverage {
 
 /// Checks before encoding that every drawn character of the events has a font, so nothing burns in as tofu.
 enum FontPreflight {
+    private struct Face {
+        var family: String
+        var bold: Bool
+        var italic: Bool
+
+        init(_ style: ASSDocument.Record) {
+            func flag(_ name: String) -> Bool { (Int(style[name] ?? "0") ?? 0) != 0 }
+            var font = style["Fontname"] ?? ""
+            if font.hasPrefix("@") { font.removeFirst() }  // '@' asks for vertical layout, not another family
+            family = font.isEmpty ? "sans-serif" : font
+            bold = flag("Bold")
+            italic = flag("Italic")
+        }
+
+        init(family: String, bold: Bool, italic: Bool) {
+            self.family = family
+            self.bold = bold
+            self.italic = italic
+        }
+    }
+
     /// Characters no font covers, in order of first use, with the families the styles asked for.
-    static func missing(in script: SubtitleScript, fonts: FontCoverage) -> (characters: [Character], families: [String]) {
-        let styles = Dictionary(script.styles.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
-        let fallback = styles["default"] ?? SubtitleScript.Style(name: "Default", font: "sans-serif", bold: false, italic: false)
+    static func missing(in script: ASSDocument, fonts: FontCoverage) -> (characters: [Character], families: [String]) {
+        let faces = Dictionary(script.styles.map { (($0["Name"] ?? "").lowercased(), Face($0)) }, uniquingKeysWith: { first, _ in first })
+        let fallback = faces["default"] ?? Face(family: "sans-serif", bold: false, italic: false)
         var missing: [Character] = []
         var seen = Set<Character>()
         var families: [String] = []
         for event in script.events {
-            let style = styles[event.style.trimmingCharacters(in: .whitespaces).lowercased()] ?? fallback
-            let text = EventText(event.text)
-            let eventFamilies = [style.font.isEmpty ? "sans-serif" : style.font] + text.fontOverrides
+            let face = faces[event.style.lowercased()] ?? fallback
+            let text = ASSEventText(event.text)
+            let eventFamilies = [face.family] + text.fontOverrides
             for family in eventFamilies where !families.contains(family) { families.append(family) }
             for character in text.drawnCharacters where !seen.contains(character) {
-                let drawable = character.unicodeScalars.filter(EventText.needsGlyph).allSatisfy { scalar in
-                    eventFamilies.contains { fonts.covers(scalar, family: $0, bold: style.bold, italic: style.italic) }
+                let drawable = character.unicodeScalars.filter(ASSEventText.needsGlyph).allSatisfy { scalar in
+                    eventFamilies.contains { fonts.covers(scalar, family: $0, bold: face.bold, italic: face.italic) }
                 }
                 if !drawable {
                     missing.append(character)

@@ -1,5 +1,5 @@
+import Captions
 import Foundation
-import Media
 
 /// Bounds on what one script can make libass draw. An outline of 10,000 px, a blur of 300 or a
 /// 5,000 % scale costs gigabytes per frame and shows nothing a viewer could read, so such values
@@ -26,13 +26,22 @@ enum RenderLimits {
 
     /// The text with every size override clamped, and how many were.
     static func clampOverrides(in text: String, playResY: Int) -> (text: String, clamped: Int) {
+        var clamped = 0
+        let pieces = ASSEventText(text).pieces.map { piece -> Substring in
+            guard piece.kind == .overrides else { return piece.raw }
+            let block = clampTags(in: piece.raw, playResY: playResY)
+            clamped += block.clamped
+            return block.text
+        }
+        return (pieces.joined(), clamped)
+    }
+
+    private static func clampTags(in block: Substring, playResY: Int) -> (text: Substring, clamped: Int) {
         var result = ""
         var clamped = 0
-        var inBlock = false
-        var rest = Substring(text)
+        var rest = block
         while let first = rest.first {
-            if first == "{" { inBlock = true } else if first == "}" { inBlock = false }
-            guard inBlock, first == "\\", let tag = sizeTags.first(where: { rest.dropFirst().hasPrefix($0) }) else {
+            guard first == "\\", let tag = sizeTags.first(where: { rest.dropFirst().hasPrefix($0) }) else {
                 result.append(first)
                 rest = rest.dropFirst()
                 continue
@@ -48,7 +57,7 @@ enum RenderLimits {
                 result += number
             }
         }
-        return (result, clamped)
+        return (Substring(result), clamped)
     }
 
     /// Cuts an event's text to `maxEventCharacters`, never inside an override block.
@@ -60,28 +69,25 @@ enum RenderLimits {
     }
 }
 
-extension SubtitleScript {
+extension ASSDocument {
     /// The script with render limits applied, and what was changed (for the burn's warnings).
-    func limitedForRendering() -> (script: SubtitleScript, warnings: [BurnWarning]) {
+    func limitedForRendering() -> (script: ASSDocument, warnings: [BurnWarning]) {
         var script = self
         let height = playResY
         var clamped = 0
         var cut = 0
-        let styleFormat = self.styleFormat
-        for (index, line) in lines.enumerated() {
-            if let value = Self.value(of: "Style", in: line) {
-                let parts = value.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-                var changed = parts
-                for (position, name) in styleFormat.enumerated() where position < parts.count {
-                    guard let ceiling = RenderLimits.ceiling(forTag: name, playResY: height),
-                          let number = Double(parts[position].trimmingCharacters(in: .whitespaces)), abs(number) > ceiling else { continue }
-                    changed[position] = String(Int(number < 0 ? -ceiling : ceiling))
-                    clamped += 1
-                }
-                if changed != parts { script.replaceLine(index, with: "Style: " + changed.joined(separator: ",")) }
+        for var style in styles {
+            var changed = false
+            for (position, name) in style.format.enumerated() where position < style.values.count {
+                guard let ceiling = RenderLimits.ceiling(forTag: name, playResY: height),
+                      let number = Double(style.values[position]), abs(number) > ceiling else { continue }
+                style.values[position] = String(Int(number < 0 ? -ceiling : ceiling))
+                clamped += 1
+                changed = true
             }
+            if changed { script.replace(style) }
         }
-        for event in events {
+        for var event in events {
             var text = event.text
             if let shorter = RenderLimits.cut(text) {
                 text = shorter
@@ -90,8 +96,8 @@ extension SubtitleScript {
             let limited = RenderLimits.clampOverrides(in: text, playResY: height)
             clamped += limited.clamped
             guard limited.text != event.text else { continue }
-            // The text is the line's last field: everything after the other fields.
-            script.replaceLine(event.line, with: String(lines[event.line].dropLast(event.text.count)) + limited.text)
+            event["Text"] = limited.text
+            script.replace(event)
         }
         var warnings: [BurnWarning] = []
         if clamped > 0 { warnings.append(.renderLimitsApplied(clamped: clamped)) }

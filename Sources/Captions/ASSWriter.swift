@@ -36,9 +36,11 @@ public struct ASSWriter: SubtitleWriter {
         self.noticeText = noticeText
     }
 
-    public func render() -> String {
+    public func render() -> String { document().text }
+
+    public func document() -> ASSDocument {
         let summary = TierSummary(transcript: transcript)
-        var lines = ["[Script Info]", "; Capforge captions"] + summary.lines.map { "; " + $0 }
+        var lines = [ASSDocument.Section.scriptInfo.header, "; Capforge captions"] + summary.lines.map { "; " + $0 }
         lines += [
             "ScriptType: v4.00+",
             // Lines are broken by the cue builder; smart wrapping only rescues a line too wide for the picture.
@@ -49,23 +51,26 @@ public struct ASSWriter: SubtitleWriter {
             "PlayResX: \(video.width)",
             "PlayResY: \(video.height)",
             "",
-            "[V4+ Styles]",
+            ASSDocument.Section.styles.header,
+            ASSDocument.formatLine(style.format),
         ]
-        lines += style.styleLines(height: video.height)
-        lines += ["", "[Events]", "Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text"]
+        lines += style.scaledStyles(height: video.height).map { ASSDocument.recordLine("Style", values: $0) }
+        lines += ["", ASSDocument.Section.events.header, ASSDocument.formatLine(ASSDocument.defaultEventFormat)]
         if summary.hasBasicSpeech {
             let end = max(Int((transcript.duration * 1000).rounded()), cues.map(\.end).max() ?? 0)
-            lines.append(event(layer: 1, start: 0, end: end, style: ASSReader.noticeStyle, text: ASSText.escape(noticeText)))
+            lines.append(event(layer: 1, start: 0, end: end, style: ASSDocument.noticeStyle, text: ASSEventText.escape(noticeText)))
         }
         for cue in cues {
             let text = colouredLines(cue).joined(separator: "\\N")
             lines.append(event(layer: 0, start: cue.start, end: cue.end, style: cue.tier == .basic ? "Basic" : "Default", text: text))
         }
-        return lines.joined(separator: "\n") + "\n"
+        return ASSDocument(lines: lines)
     }
 
     private func event(layer: Int, start: Int, end: Int, style: String, text: String) -> String {
-        "Dialogue: \(layer),\(Timecode.centiseconds(start)),\(Timecode.centiseconds(end)),\(style),,0,0,0,,\(text)"
+        ASSDocument.recordLine("Dialogue", values: [
+            "Layer": String(layer), "Start": Timecode.centiseconds(start), "End": Timecode.centiseconds(end), "Style": style, "Text": text,
+        ], format: ASSDocument.defaultEventFormat)
     }
 
     /// Each line with low-confidence words wrapped in a colour override. Words are found in
@@ -79,13 +84,13 @@ public struct ASSWriter: SubtitleWriter {
                 let leading = rest.prefix { $0.isWhitespace }
                 let candidate = rest.dropFirst(leading.count)
                 guard !word.text.isEmpty, candidate.hasPrefix(word.text) else { break }
-                output += ASSText.escape(String(leading))
-                let text = ASSText.escape(word.text)
+                output += ASSEventText.escape(String(leading))
+                let text = ASSEventText.escape(word.text)
                 output += word.score < lowConfidenceThreshold ? "{\\c&H\(colourTag)&}\(text){\\r}" : text
                 rest = candidate.dropFirst(word.text.count)
                 words.removeFirst()
             }
-            return output + ASSText.escape(String(rest))
+            return output + ASSEventText.escape(String(rest))
         }
     }
 

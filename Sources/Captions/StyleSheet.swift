@@ -41,10 +41,11 @@ public struct StyleSheet: Sendable, Equatable {
             guard let colon = line.firstIndex(of: ":") else {
                 throw StyleError.malformed(path: path, line: offset + 1, reason: "expected 'Key: value'")
             }
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            switch line[..<colon] {
+            let key = String(line[..<colon])
+            let value = ASSDocument.value(of: key, in: line) ?? ""
+            switch key {
             case "Format":
-                format = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                format = ASSDocument.fields(value)
             case "Style":
                 let fields = value.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
                 guard !format.isEmpty, fields.count == format.count else {
@@ -52,9 +53,9 @@ public struct StyleSheet: Sendable, Equatable {
                 }
                 styles.append(fields)
             case "LowConfidenceColour":
-                colour = value
+                colour = value.trimmingCharacters(in: .whitespaces)
             default:
-                throw StyleError.malformed(path: path, line: offset + 1, reason: "unknown key '\(line[..<colon])'")
+                throw StyleError.malformed(path: path, line: offset + 1, reason: "unknown key '\(key)'")
             }
         }
         guard let nameIndex = format.firstIndex(of: "Name") else {
@@ -67,17 +68,22 @@ public struct StyleSheet: Sendable, Equatable {
         return StyleSheet(name: name, format: format, styles: styles, lowConfidenceColour: colour ?? "&H0000D7FF")
     }
 
-    /// The `Format:` and `Style:` lines for a picture `height` lines tall.
-    func styleLines(height: Int) -> [String] {
+    /// Each style's values for a picture `height` lines tall, in `format` order.
+    func scaledStyles(height: Int) -> [[String]] {
         let factor = Double(height) / Self.referenceHeight
-        let scaled = styles.map { fields in
+        return styles.map { fields in
             zip(format, fields).map { field, value -> String in
                 guard Self.scaledFields.contains(field), let number = Double(value) else { return value }
                 let result = number * factor
                 return field.hasPrefix("Margin") ? String(Int(result.rounded())) : String(format: "%g", (result * 10).rounded() / 10)
             }
         }
-        return ["Format: " + format.joined(separator: ", ")] + scaled.map { "Style: " + $0.joined(separator: ",") }
+    }
+
+    /// The `Notice` style's values by field name, for a script `height` lines tall that lacks one.
+    public func noticeStyle(height: Int) -> [String: String] {
+        let named = scaledStyles(height: height).map { Dictionary(zip(format, $0), uniquingKeysWith: { first, _ in first }) }
+        return named.first { ASSDocument.isNotice($0["Name"] ?? "") } ?? [:]
     }
 }
 

@@ -15,10 +15,11 @@ public enum SubtitleReader {
         try read(contents(of: url), format: SubtitleFormat(fileExtension: url.pathExtension))
     }
 
-    /// A subtitle file's text, decoded as `read` decodes it (for handing an ASS script to libass
-    /// whole, styles and all).
-    public static func text(ofFileAt url: URL) throws -> String {
-        try TextDecoding.decode(contents(of: url)).text
+    /// An ASS file whole, styles and all (for the burn-in), checked as `read` checks it.
+    public static func script(fileAt url: URL) throws -> ASSDocument {
+        let document = ASSDocument(parsing: try TextDecoding.decode(contents(of: url)).text)
+        _ = try ASSReader.cues(document)
+        return document
     }
 
     /// A feature film's subtitles are well under a megabyte; the bound keeps a wrong path
@@ -35,7 +36,7 @@ public enum SubtitleReader {
         let cues: [Cue]
         switch format {
         case .vtt: cues = try WebVTTReader.cues(lines)
-        case .ass: cues = try ASSReader.cues(lines)
+        case .ass: cues = try ASSReader.cues(ASSDocument(lines: lines))
         case .srt, .json: cues = try SRTReader.cues(lines)
         }
         return SubtitleDocument(format: format, encoding: encoding, cues: cues.enumerated().sorted {

@@ -14,7 +14,7 @@ let burnCommand = Subcommand(
             Option("subs", value: "FILE", help: "subtitles to burn (default: the <name>.<lang>.ass Capforge wrote beside the video)"),
             Option("lang", value: "CODE", help: "which of Capforge's caption files to use when there are several languages"),
             Option("out", short: "o", value: "OUT", help: "output video (default <name>.captioned.mp4 beside the input; .mkv also works)"),
-            Option("style", value: "NAME", help: "ASS style for SRT/WebVTT input: default, large, top"),
+            Option("style", value: "NAME", help: "caption style for SRT/WebVTT input, and the notice style an ASS script lacks: default, large, top"),
             overwriteOption,
             Option("verbose", short: "v", help: "show library warnings"),
         ] + burnOptions,
@@ -27,16 +27,16 @@ let burnCommand = Subcommand(
     }
     let subtitles = try args.value("subs").map { URL(fileURLWithPath: $0) } ?? captionsMadeByCapforge(for: video, language: args.value("lang"))
     let language = Language(subtitles.deletingPathExtension().pathExtension)?.code
-    let script: String
+    let styleSheet = try StyleSheet.load(named: args.value("style") ?? StyleSheet.defaultName)
+    let script: ASSDocument
     if SubtitleFormat(fileExtension: subtitles.pathExtension) == .ass {
-        _ = try SubtitleReader.read(fileAt: subtitles)  // a clear error for a broken script, before decoding video
-        script = try SubtitleReader.text(ofFileAt: subtitles)
+        script = try SubtitleReader.script(fileAt: subtitles)
     } else {
         // SRT and WebVTT become ASS in a Capforge style, sized for this video.
         let document = try SubtitleReader.read(fileAt: subtitles)
         let transcript = Transcript(language: language ?? "und", words: [], duration: probe.duration ?? 0)
         script = ASSWriter(cues: document.cues, transcript: transcript, video: VideoSize(width: picture.displayWidth, height: picture.displayHeight),
-                           style: try StyleSheet.load(named: args.value("style") ?? StyleSheet.defaultName)).render()
+                           style: styleSheet).document()
     }
     let output = args.value("out").map { URL(fileURLWithPath: $0).standardizedFileURL }
         ?? video.deletingLastPathComponent().appendingPathComponent(video.deletingPathExtension().lastPathComponent + InputScanner.burnedMarker + "mp4")
@@ -48,7 +48,7 @@ let burnCommand = Subcommand(
     let interactive = isatty(STDERR_FILENO) == 1
     let report: BurnReport
     do {
-        let burn = BurnIn(input: video.path, output: output.path, assScript: script, options: options, outputPolicy: policy)
+        let burn = BurnIn(input: video.path, output: output.path, script: script, styleSheet: styleSheet, options: options, outputPolicy: policy)
         report = try burn.run(cancellation: cancellation) { progress in
             guard interactive else { return }
             FileHandle.standardError.write(Data(String(format: "\r\u{1B}[2Kburning: %3.0f%%  %.0f fps", progress.fraction * 100, progress.framesPerSecond).utf8))

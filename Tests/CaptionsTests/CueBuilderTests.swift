@@ -107,9 +107,10 @@ import Testing
     @Test(arguments: ["default", "large", "top"])
     func shippedStylesLoadAndScale(name: String) throws {
         let sheet = try StyleSheet.load(named: name, in: Fixtures.stylesFolder)
-        let lines = sheet.styleLines(height: 540)
-        #expect(lines.count == 4 && lines[0].hasPrefix("Format: Name, Fontname, Fontsize"))
-        #expect(lines.dropFirst().map { $0.split(separator: ",")[0] } == ["Style: Default", "Style: Basic", "Style: Notice"])
+        let styles = sheet.scaledStyles(height: 540)
+        #expect(sheet.format.starts(with: ["Name", "Fontname", "Fontsize"]))
+        #expect(styles.map { $0[0] } == ["Default", "Basic", "Notice"])
+        #expect(Double(sheet.noticeStyle(height: 540)["Fontsize"] ?? "") == Double(sheet.styles[2][2])! / 2)
     }
 
     @Test func locatorSearchesEnvironmentThenExecutableThenCurrentDirectory() throws {

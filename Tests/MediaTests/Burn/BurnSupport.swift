@@ -1,5 +1,6 @@
 import Foundation
 import Burn
+import Captions
 import Media
 import Testing
 
@@ -85,4 +86,10 @@ func testScript(cues: [(start: String, end: String, text: String)], noticeUntil:
     if let noticeUntil { lines.append("Dialogue: 1,0:00:00.00,\(noticeUntil),Notice,,0,0,0,,Basic recognition") }
     lines += cues.map { "Dialogue: 0,\($0.start),\($0.end),Default,,0,0,0,,\($0.text)" }
     return lines.joined(separator: "\n") + "\n"
+}
+
+/// The repository's default caption style: it gives the Notice style to scripts without one.
+func shippedStyleSheet() throws -> StyleSheet {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    return try StyleSheet.load(named: "default", in: root.appendingPathComponent("Styles"))
 }
