@@ -50,7 +50,7 @@ public struct FileResult: Sendable, Codable, Equatable {
     public var path: String
     public var status: Status
     public var duration: Double?
-    public var language: String?
+    public var language: Language?
     public var tier: TranscriptTier?
     /// How the file was to be recognised (`--tier` resolved for its language), and whether a
     /// second model cross-checked it: what its time counts towards in the speed history.

@@ -283,7 +283,7 @@ public final class CaptionPipeline: Sendable {
                 return "the confidence of \(name) is not calibrated on held-out speech here: its raw confidence is used, so its "
                     + "low-confidence marks are unmeasured"
             }
-            guard !used.languages.contains(transcript.language) else { return nil }
+            guard !used.languages.contains(transcript.language.code) else { return nil }
             let measuredOn = used.languages.map { Language($0)?.name ?? $0 }.joined(separator: ", ")
             return "the confidence of \(name) was calibrated on \(measuredOn) speech only: for '\(transcript.language)' its "
                 + "low-confidence marks are unmeasured"
@@ -317,26 +317,26 @@ public final class CaptionPipeline: Sendable {
     /// The audio stream to caption and what is known of its language before listening: as
     /// requested (from that language's stream when there is one), else the stream's tag; nil
     /// leaves it to detection. The run and the dry run both decide by this.
-    func knownLanguage(_ probe: MediaProbe) -> (stream: AudioStreamSelection, language: String?, source: BatchEvent.LanguageSource) {
+    func knownLanguage(_ probe: MediaProbe) -> (stream: AudioStreamSelection, language: Language?, source: BatchEvent.LanguageSource) {
         switch settings.language {
         case .fixed(let wanted):
-            let tagged = probe.audioStreams.contains { $0.language == wanted.code }
-            return (tagged ? .language(wanted.code) : .automatic, wanted.code, .requested)
+            let tagged = probe.audioStreams.contains { $0.language == wanted }
+            return (tagged ? .language(wanted.code) : .automatic, wanted, .requested)
         case .auto:
             return (.automatic, (try? probe.audioStream(.automatic))?.language, .streamTag)
         }
     }
 
     /// Whisper's vote over three windows of speech, else English.
-    private func detectedLanguage(audio: any AudioSource, speech: [SpeechRegion]) throws -> (String, BatchEvent.LanguageSource) {
+    private func detectedLanguage(audio: any AudioSource, speech: [SpeechRegion]) throws -> (Language, BatchEvent.LanguageSource) {
         if let detector = engines.modern.first(where: { $0.supportedLanguages.count > 1 }) as? LanguageDetector {
             let windows = try LanguageVote.windows(of: audio, regions: speech)
             let guesses = try windows.compactMap { try detector.detectLanguage($0) }
-            if let winner = LanguageVote.winner(guesses), (try? resolver.resolve(winner.code)) != nil {
-                return (winner.code, .detected)
+            if let winner = LanguageVote.winner(guesses), (try? resolver.resolve(winner.language)) != nil {
+                return (winner.language, .detected)
             }
         }
-        return ("en", .fallback)
+        return (.english, .fallback)
     }
 }
 

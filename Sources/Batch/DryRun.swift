@@ -25,9 +25,9 @@ public enum DryRun {
                 do {
                     let resolved = try pipeline.resolver.resolve(requested, preference: pipeline.settings.tier)
                     plan = resolved
-                    (language, tier) = (resolved.language, resolved.displayTier + pipeline.modelDescription(resolved))
+                    (language, tier) = (resolved.language.code, resolved.displayTier + pipeline.modelDescription(resolved))
                 } catch {
-                    (language, tier) = (requested, "unsupported")
+                    (language, tier) = (requested.code, "unsupported")
                 }
             } else {
                 (language, tier) = ("auto", "decided after detection")

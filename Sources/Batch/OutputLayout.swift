@@ -1,3 +1,4 @@
+import CapforgeCore
 import Captions
 import Foundation
 
@@ -24,7 +25,7 @@ public struct OutputLayout: Sendable {
         Self.safeComponent(input.url.deletingPathExtension().lastPathComponent)
     }
 
-    public func subtitle(for input: BatchInput, language: String, format: SubtitleFormat) -> URL {
+    public func subtitle(for input: BatchInput, language: Language, format: SubtitleFormat) -> URL {
         OutputNaming.url(forVideo: folder(for: input).appendingPathComponent(stem(for: input) + ".video"), language: language, format: format)
     }
 

@@ -25,7 +25,7 @@ public final class JSONLinesReporter: BatchReporter {
         case .stage(let input, let stage, let fraction):
             object = ["event": "stage", "file": input.url.path, "stage": stage.rawValue, "fraction": fraction]
         case .tierResolved(let input, let language, let source, let plan):
-            object = ["event": "tier-resolved", "file": input.url.path, "language": language, "languageSource": source.rawValue,
+            object = ["event": "tier-resolved", "file": input.url.path, "language": language.code, "languageSource": source.rawValue,
                       "tier": plan.displayTier, "basicFallback": plan.basicFallback]
         case .chunk(let input, let progress):
             object = ["event": "chunk", "file": input.url.path, "chunk": progress.chunk + 1, "chunks": progress.chunkCount,
@@ -34,7 +34,7 @@ public final class JSONLinesReporter: BatchReporter {
         case .fileFinished(_, let result):
             object = ["event": result.status == .failed ? "file-failed" : (result.status == .skipped ? "file-skipped" : "file-done"),
                       "file": result.path, "outputs": result.outputs, "tier": result.tier?.rawValue,
-                      "basicShare": result.basicShare, "lowConfidenceShare": result.lowConfidenceShare, "language": result.language, "error": result.error,
+                      "basicShare": result.basicShare, "lowConfidenceShare": result.lowConfidenceShare, "language": result.language?.code, "error": result.error,
                       "warnings": result.warnings, "seconds": result.seconds]
         case .batchFinished(let results, let interrupted, let seconds):
             object = ["event": "batch-finished", "done": results.filter { $0.status == .done }.count,

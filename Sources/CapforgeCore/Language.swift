@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Container tags use ISO 639-2 (bibliographic or terminologic), engines use ISO 639-1; this is
 /// the one place that maps between them.
-public struct Language: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct Language: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
     /// ISO 639-1 where one exists (otherwise the 639-2/3 code, e.g. "haw", "yue").
     public let code: String
     public let name: String
@@ -12,6 +12,11 @@ public struct Language: Sendable, Hashable, Codable, CustomStringConvertible {
     public let alpha3: [String]
 
     public var description: String { code }
+
+    public static func < (lhs: Language, rhs: Language) -> Bool { lhs.code < rhs.code }
+
+    /// What Capforge assumes, with a warning, when a language can be neither read nor detected.
+    public static let english = table["en"]!
 
     /// Resolves a user- or container-given identifier; nil for unknown ones ("und", "xx").
     public init?(_ identifier: String) {

@@ -17,8 +17,8 @@ public enum QualityNotice {
         "zh": "自动字幕 \u{2014} 基础识别，准确度较低",
     ]
 
-    /// The notice for captions in `language` (any identifier `Language` understands).
-    public static func text(for language: String?) -> String {
-        language.flatMap { Language($0)?.code }.flatMap { translations[$0] } ?? english
+    /// The notice for captions in `language`; English when there is no translation or no language.
+    public static func text(for language: Language?) -> String {
+        language.flatMap { translations[$0.code] } ?? english
     }
 }

@@ -47,7 +47,7 @@ public struct ChunkRecord: Codable, Sendable, Equatable {
 
 /// The words of one audio stream plus where they came from.
 public struct Transcript: Codable, Sendable, Equatable {
-    public var language: String
+    public var language: Language
     public var words: [Word]
     public var engines: [EngineIdentity]
     public var chunks: [ChunkRecord]
@@ -68,7 +68,7 @@ public struct Transcript: Codable, Sendable, Equatable {
     /// none did.
     public var checkedBy: EngineIdentity?
 
-    public init(language: String, words: [Word], engines: [EngineIdentity] = [], chunks: [ChunkRecord] = [], duration: Double,
+    public init(language: Language, words: [Word], engines: [EngineIdentity] = [], chunks: [ChunkRecord] = [], duration: Double,
                 speechDetector: String? = nil, droppedWords: [Word] = [], wordsOverNoSpeech: Int = 0,
                 arbitrations: [ArbitrationVerdict] = [], seamErrors: [String] = [], checkedBy: EngineIdentity? = nil) {
         self.language = language

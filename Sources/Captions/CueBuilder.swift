@@ -10,13 +10,13 @@ import Foundation
 public struct CueBuilder: Sendable {
     public let profile: CaptionProfile
     public let rules: CueRules
-    /// ISO 639-1 code of the text: English phrase rules apply to "en" only.
-    public let language: String
+    /// The text's language: English phrase rules apply to English only.
+    public let language: Language
 
     /// Delays shorter than this are routine (minimum durations) and not reported.
     static let reportedDelay = 250
 
-    public init(profile: CaptionProfile = .netflixEnglish, fps: Double? = nil, language: String = "en") throws {
+    public init(profile: CaptionProfile = .netflixEnglish, fps: Double? = nil, language: Language = .english) throws {
         try profile.validate()
         self.profile = profile
         self.rules = try CueRules(profile: profile, framesPerSecond: fps)
@@ -24,7 +24,7 @@ public struct CueBuilder: Sendable {
     }
 
     private var lineBreaker: LineBreaker {
-        LineBreaker(maxWidth: profile.maxCharactersPerLine, maxLines: profile.maxLines, english: language.lowercased().hasPrefix("en"))
+        LineBreaker(maxWidth: profile.maxCharactersPerLine, maxLines: profile.maxLines, english: language == .english)
     }
 
     public func build(words input: [Word]) -> CueBuildResult {

@@ -38,7 +38,7 @@ public struct JSONWriter: SubtitleWriter {
     private struct Document: Encodable {
         var format = JSONWriter.formatName
         var version = JSONWriter.formatVersion
-        var language: String
+        var language: Language
         var duration: Double
         var tier: TranscriptTier
         var basicShare: Double

@@ -16,10 +16,8 @@ extension SubtitleWriter {
 /// Player naming convention, `<stem>.<lang>.<ext>` beside the video (e.g. `talk.en.srt`),
 /// which VLC, mpv, Plex and Jellyfin pick up with the language set.
 public enum OutputNaming {
-    public static func url(forVideo video: URL, language: String, format: SubtitleFormat) -> URL {
+    public static func url(forVideo video: URL, language: Language, format: SubtitleFormat) -> URL {
         let stem = video.deletingPathExtension().lastPathComponent
-        let code = language.trimmingCharacters(in: .whitespaces).lowercased()
-        let name = code.isEmpty ? "\(stem).\(format.fileExtension)" : "\(stem).\(code).\(format.fileExtension)"
-        return video.deletingLastPathComponent().appendingPathComponent(name)
+        return video.deletingLastPathComponent().appendingPathComponent("\(stem).\(language.code).\(format.fileExtension)")
     }
 }

@@ -24,7 +24,7 @@ public enum AudioStreamSelection: Sendable, Equatable {
             let wanted = Language(requested)
             if let match = streams.first(where: { stream in
                 guard let tag = stream.languageTag else { return false }
-                if let wanted { return stream.language == wanted.code }
+                if let wanted { return stream.language == wanted }
                 return tag.caseInsensitiveCompare(requested) == .orderedSame
             }) {
                 return match

@@ -9,8 +9,8 @@ public struct AudioStreamInfo: Codable, Sendable, Equatable {
     public var sampleRate: Int
     /// The container's language tag as written (e.g. "eng"), if any.
     public var languageTag: String?
-    /// The tag resolved to ISO 639-1 (e.g. "en"), if the tag is a known language.
-    public var language: String?
+    /// The tag's language, if the tag names a known one.
+    public var language: Language?
     public var title: String?
     public var isDefault: Bool
 }
@@ -91,7 +91,7 @@ extension InputFile {
             let tag = metadata(stream, "language")
             return AudioStreamInfo(
                 index: index, codec: String(cString: avcodec_get_name(par.codec_id)), channels: Int(par.ch_layout.nb_channels),
-                sampleRate: Int(par.sample_rate), languageTag: tag, language: tag.flatMap { Language($0)?.code },
+                sampleRate: Int(par.sample_rate), languageTag: tag, language: tag.flatMap(Language.init),
                 title: metadata(stream, "title"),
                 isDefault: stream.pointee.disposition & AV_DISPOSITION_DEFAULT != 0)
         }

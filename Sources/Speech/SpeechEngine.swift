@@ -6,13 +6,13 @@ import CapforgeCore
 /// Contract: `transcribe` throws when recognition *failed*; an empty result means *no speech*.
 public protocol SpeechEngine: AnyObject, Sendable {
     var identity: EngineIdentity { get }
-    /// Languages this engine can recognise with what is installed here, as ISO 639-1 codes
-    /// (e.g. "en", "ko"); "*" never appears: an engine lists what it really supports.
-    var supportedLanguages: Set<String> { get }
-    /// Recognise `audio` (16 kHz mono, on the file's timeline) in `language` (ISO 639-1).
+    /// Languages this engine can recognise with what is installed here: an engine lists what it
+    /// really supports, never "any".
+    var supportedLanguages: Set<Language> { get }
+    /// Recognise `audio` (16 kHz mono, on the file's timeline) in `language`.
     /// Word times are on the file's timeline too. Stops with `Cancelled` or
     /// `.timedOut` when `cancellation` fires.
-    func transcribe(_ audio: MonoAudio, language: String, cancellation: Cancellation) throws -> [Word]
+    func transcribe(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> [Word]
 }
 
 public enum SpeechError: Error, CustomStringConvertible, Equatable {
@@ -20,7 +20,7 @@ public enum SpeechError: Error, CustomStringConvertible, Equatable {
     case libraryMissing(name: String, hint: String)
     case modelMissing(path: String, hint: String)
     case modelInvalid(path: String, reason: String)
-    case unsupportedLanguage(language: String, engine: String, available: [String])
+    case unsupportedLanguage(language: Language, engine: String, available: [Language])
     case engineFailed(engine: String, reason: String)
 
     public var description: String {
@@ -30,7 +30,7 @@ public enum SpeechError: Error, CustomStringConvertible, Equatable {
         case .modelMissing(let path, let hint): return "model not found at \(path): \(hint)"
         case .modelInvalid(let path, let reason): return "model at \(path) is not usable: \(reason)"
         case .unsupportedLanguage(let lang, let engine, let available):
-            return "\(engine) cannot recognise '\(lang)'; installed languages: \(available.sorted().joined(separator: ", "))"
+            return "\(engine) cannot recognise '\(lang)'; installed languages: \(available.sorted().map(\.code).joined(separator: ", "))"
         case .engineFailed(let engine, let reason): return "\(engine) failed: \(reason)"
         }
     }

@@ -26,7 +26,7 @@ let burnCommand = Subcommand(
         throw MediaError.library(path: video.path, operation: "burn-in", code: -1, message: "the file has no video stream to burn captions into")
     }
     let subtitles = try args.value("subs").map { URL(fileURLWithPath: $0) } ?? captionsMadeByCapforge(for: video, language: args.value("lang"))
-    let language = Language(subtitles.deletingPathExtension().pathExtension)?.code
+    let language = Language(subtitles.deletingPathExtension().pathExtension)
     let styleSheet = try StyleSheet.load(named: args.value("style") ?? StyleSheet.defaultName)
     let script: ASSDocument
     if SubtitleFormat(fileExtension: subtitles.pathExtension) == .ass {
@@ -34,7 +34,8 @@ let burnCommand = Subcommand(
     } else {
         // SRT and WebVTT become ASS in a Capforge style, sized for this video.
         let document = try SubtitleReader.read(fileAt: subtitles)
-        let transcript = Transcript(language: language ?? "und", words: [], duration: probe.duration ?? 0)
+        // The ASS writer takes tiers and duration from the transcript; its language is not written.
+        let transcript = Transcript(language: language ?? .english, words: [], duration: probe.duration ?? 0)
         script = ASSWriter(cues: document.cues, transcript: transcript, video: VideoSize(width: picture.displayWidth, height: picture.displayHeight),
                            style: styleSheet).document()
     }

@@ -1,5 +1,6 @@
 import Batch
 import Arguments
+import CapforgeCore
 import Foundation
 import Speech
 
@@ -18,11 +19,11 @@ let modelsCommand = Subcommand(
         let vosk = VoskModelCatalog.discover(in: store.directory)
         let pocketSphinx = PocketSphinxModel.debianEnglish
         if args.flag("json") {
-            struct Row: Encodable { var engine, name, path: String; var size: Int64?; var englishOnly: Bool?; var languages: [String]; var sha256: String?; var problem: String? }
+            struct Row: Encodable { var engine, name, path: String; var size: Int64?; var englishOnly: Bool?; var languages: [Language]; var sha256: String?; var problem: String? }
             var rows = whisper.map { Row(engine: $0.engine, name: $0.name, path: $0.url.path, size: $0.sizeBytes, englishOnly: $0.isEnglishOnly, languages: $0.languages, sha256: $0.sha256, problem: $0.problem) }
             rows += vosk.map { Row(engine: "vosk", name: $0.name, path: $0.directory.path, size: nil, englishOnly: nil, languages: [$0.language], sha256: nil, problem: nil) }
             if pocketSphinx.isInstalled {
-                rows.append(Row(engine: "pocketsphinx", name: pocketSphinx.name, path: pocketSphinx.acousticModel.deletingLastPathComponent().path, size: nil, englishOnly: true, languages: ["en"], sha256: nil, problem: nil))
+                rows.append(Row(engine: "pocketsphinx", name: pocketSphinx.name, path: pocketSphinx.acousticModel.deletingLastPathComponent().path, size: nil, englishOnly: true, languages: [.english], sha256: nil, problem: nil))
             }
             print(try jsonString(rows))
             return ExitCode.success
@@ -39,7 +40,7 @@ let modelsCommand = Subcommand(
             print("  whisper  \(m.name)  \(m.url.lastPathComponent)  \(String(format: "%.1f MB", Double(m.sizeBytes) / 1e6))  \(kind)  sha256 \(m.sha256 ?? "-")")
             let languages = chosen[m.url] ?? []
             print(languages.isEmpty ? "           used only when named (--model \(m.name)): a bigger model covers its languages"
-                  : "           used for \(languages.count <= 8 ? languages.joined(separator: ", ") : "\(languages.count) languages, \(languages.prefix(6).joined(separator: ", ")), …")")
+                  : "           used for \(languages.count <= 8 ? languages.map(\.code).joined(separator: ", ") : "\(languages.count) languages, \(languages.prefix(6).map(\.code).joined(separator: ", ")), …")")
         }
         for m in vosk { print("  vosk     \(m.name)  language \(m.language)  (basic tier)") }
         print(pocketSphinx.isInstalled ? "  pocketsphinx  \(pocketSphinx.name)  language en  (basic tier, Debian package)"
@@ -68,7 +69,7 @@ let languagesCommand = Subcommand(
         return ExitCode.failure
     }
     for entry in listing { print("\(entry.language.code)\t\(entry.label)") }
-    let arbitrable = inventory.arbitrableLanguages.sorted()
+    let arbitrable = inventory.arbitrableLanguages.sorted().map(\.code)
     if !arbitrable.isEmpty {
         // Said where people choose a tier: arbitration is offered, not promised to be better.
         printError("note: --tier arbitrate can run in \(arbitrable.joined(separator: ", ")); on held-out English it was not more "

@@ -71,14 +71,14 @@ struct TierEndToEndTests {
         let failingCalls: Set<Int>
         private var calls = 0
         var identity: EngineIdentity { wrapped.identity }
-        var supportedLanguages: Set<String> { wrapped.supportedLanguages }
+        var supportedLanguages: Set<Language> { wrapped.supportedLanguages }
 
         init(_ wrapped: any SpeechEngine, failingCalls: Set<Int>) {
             self.wrapped = wrapped
             self.failingCalls = failingCalls
         }
 
-        func transcribe(_ audio: MonoAudio, language: String, cancellation: Cancellation) throws -> [Word] {
+        func transcribe(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> [Word] {
             defer { calls += 1 }
             if failingCalls.contains(calls) { throw SpeechError.engineFailed(engine: "whisper", reason: "injected failure") }
             return try wrapped.transcribe(audio, language: language, cancellation: cancellation)
@@ -89,8 +89,8 @@ struct TierEndToEndTests {
         let (audio, _) = try AudioExtractor(path: CLI.fixtures.appendingPathComponent("two_cities.webm").path).extractAll()
         let whisper = try WhisperEngine(modelPath: CLI.models.appendingPathComponent("ggml-tiny.en.bin").path)
         let engines = TierEngines(modern: [FailingOn(whisper, failingCalls: [1])], basic: [PocketSphinxEngine()])
-        let plan = try TierResolver(inventory: engines.inventory()).resolve("en")
-        #expect(plan == TierPlan(language: "en", mode: .modern, basicFallback: true))
+        let plan = try TierResolver(inventory: engines.inventory()).resolve(.english)
+        #expect(plan == TierPlan(language: .english, mode: .modern, basicFallback: true))
         let transcript = try ChunkedTranscriber(engines: engines, calibration: MeasuredCalibration.table).transcribe(audio, plan: plan)
         try #require(transcript.chunks.count >= 2)
         #expect(transcript.tier == .mixed)
@@ -123,10 +123,10 @@ struct TierEndToEndTests {
 
     /// A seam the refereeing window could not join is said, with where and why.
     @Test func aSeamLeftToTheMiddleIsAWarningLine() {
-        let transcript = Transcript(language: "en", words: [], duration: 60,
+        let transcript = Transcript(language: .english, words: [], duration: 60,
                                     seamErrors: ["at 25.0 s: recognition did not finish within its 20 s deadline"])
         #expect(CaptionPipeline.transcriptWarnings(transcript).contains { $0.hasPrefix("1 seam(s)") && $0.contains("at 25.0 s: recognition") })
-        #expect(CaptionPipeline.transcriptWarnings(Transcript(language: "en", words: [], duration: 60)).isEmpty)
+        #expect(CaptionPipeline.transcriptWarnings(Transcript(language: .english, words: [], duration: 60)).isEmpty)
     }
 
     /// `--tier modern` is a contract: with only a broken Whisper model there is no modern tier,

@@ -7,7 +7,7 @@ import Testing
     }
 
     @Test func tierReflectsWordsActuallyProduced() {
-        var t = Transcript(language: "en", words: [], duration: 10)
+        var t = Transcript(language: .english, words: [], duration: 10)
         #expect(t.tier == .empty)
         t.words = [word("a", 0, 1, .modern)]
         #expect(t.tier == .modern)
@@ -62,9 +62,9 @@ import Testing
 
 @Suite struct QualityNoticeTests {
     @Test func noticeFollowsTheCaptionLanguage() {
-        #expect(QualityNotice.text(for: "kor").hasPrefix("자동 자막"))
-        #expect(QualityNotice.text(for: "de-AT").hasPrefix("Automatische Untertitel"))
-        #expect(QualityNotice.text(for: "sw") == QualityNotice.english)
+        #expect(QualityNotice.text(for: Language("kor")).hasPrefix("자동 자막"))
+        #expect(QualityNotice.text(for: Language("de-AT")).hasPrefix("Automatische Untertitel"))
+        #expect(QualityNotice.text(for: Language("sw")) == QualityNotice.english)
         #expect(QualityNotice.text(for: nil) == QualityNotice.english)
     }
 }

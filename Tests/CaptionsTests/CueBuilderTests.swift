@@ -53,7 +53,7 @@ import Testing
         let sentence = String(repeating: "我们今天讨论字幕的规则和阅读速度。", count: 4)
         let word = Fixtures.word(sentence, 0, 12)
         let later = Fixtures.word("好", 14, 14.4)
-        let result = try CueBuilder(fps: 25, language: "zh").build(words: [word, later])
+        let result = try CueBuilder(fps: 25, language: Language("zh")!).build(words: [word, later])
         #expect(result.cues.count >= 3, "\(result.cues.map(\.text))")
         #expect(result.cues.allSatisfy { $0.lines.allSatisfy { TextMetrics.width($0) <= 42 } })
         #expect(result.cues.map { $0.lines.joined() }.joined() == sentence + "好")
@@ -88,7 +88,7 @@ import Testing
     @Test func unspacedScriptsBreakByWidth() throws {
         let text = "今日はとても良い天気ですね散歩に行きましょう一緒に公園まで歩いて行きませんか"
         let words = text.map { String($0) }.enumerated().map { Fixtures.word($1, Double($0) * 0.2, Double($0) * 0.2 + 0.18) }
-        let result = try CueBuilder(profile: .dcmp, fps: 30, language: "ja").build(words: words)
+        let result = try CueBuilder(profile: .dcmp, fps: 30, language: Language("ja")!).build(words: words)
         #expect(result.violations.isEmpty)
         #expect(result.cues.flatMap(\.lines).joined() == text)
         #expect(result.cues.flatMap(\.lines).allSatisfy { TextMetrics.width($0) <= 32 })

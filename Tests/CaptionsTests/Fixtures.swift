@@ -27,9 +27,9 @@ enum Fixtures {
         Cue(start: 500, end: 1500, lines: ["Hello world."], words: Array(mixedWords[0..<2])),
         Cue(start: 2000, end: 3120, lines: ["Basic", "words"], words: Array(mixedWords[2..<4])),
     ]
-    static let mixedTranscript = Transcript(language: "en", words: mixedWords, engines: [modernEngine, basicEngine], duration: 4)
+    static let mixedTranscript = Transcript(language: .english, words: mixedWords, engines: [modernEngine, basicEngine], duration: 4)
     static let modernTranscript = Transcript(
-        language: "en", words: Array(mixedWords[0..<2]), engines: [modernEngine], duration: 4)
+        language: .english, words: Array(mixedWords[0..<2]), engines: [modernEngine], duration: 4)
 
     /// A compact style sheet so ASS goldens do not change when the shipped styles are tuned.
     static func goldenStyle() throws -> StyleSheet {

@@ -24,7 +24,7 @@ import TestSupport
     static func seeds() throws -> [[UInt8]] {
         let words = WordStreams.stream(seed: 3, wordCount: 60) { $0 > 30 ? .basic : .modern }
         let cues = try CueBuilder(fps: 25).build(words: words).cues
-        let transcript = Transcript(language: "en", words: words, engines: [Fixtures.modernEngine], duration: 60)
+        let transcript = Transcript(language: .english, words: words, engines: [Fixtures.modernEngine], duration: 60)
         let style = try StyleSheet.load(named: "top", in: Fixtures.stylesFolder)
         return [
             SRTWriter(cues: cues).render(),

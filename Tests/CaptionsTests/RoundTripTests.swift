@@ -10,7 +10,7 @@ import Testing
     static func builtCues(seed: UInt64) throws -> (cues: [Cue], transcript: Transcript) {
         let words = WordStreams.stream(seed: seed, wordCount: 200) { $0 >= 120 ? .basic : .modern }
         let cues = try CueBuilder(profile: .netflixEnglish, fps: 25).build(words: words).cues
-        return (cues, Transcript(language: "en", words: words, engines: [Fixtures.modernEngine, Fixtures.basicEngine], duration: 120))
+        return (cues, Transcript(language: .english, words: words, engines: [Fixtures.modernEngine, Fixtures.basicEngine], duration: 120))
     }
 
     static func textAndTimes(_ cues: [Cue]) -> [Cue] {

@@ -97,7 +97,7 @@ import Testing
         let rules = try CueRules(profile: .netflixEnglish, framesPerSecond: 25)
         let quality = QualityReport(cues: Fixtures.mixedCues, words: Fixtures.mixedWords, rules: rules, lowConfidenceThreshold: 0.5)
         let settings = CaptionSettings(profile: .netflixEnglish, framesPerSecond: 25, style: "default")
-        let modernOnly = Transcript(language: "en", words: [Fixtures.mixedWords[0]], engines: [Fixtures.modernEngine], duration: 1)
+        let modernOnly = Transcript(language: .english, words: [Fixtures.mixedWords[0]], engines: [Fixtures.modernEngine], duration: 1)
         let text = try JSONWriter(transcript: modernOnly, cues: [Fixtures.mixedCues[0]], settings: settings, quality: quality).render()
         let expectedStart = """
             {
@@ -160,8 +160,8 @@ import Testing
 
     @Test func playerNaming() {
         let video = URL(fileURLWithPath: "/videos/talk.final.mp4")
-        #expect(OutputNaming.url(forVideo: video, language: "EN", format: .srt).path == "/videos/talk.final.en.srt")
-        #expect(OutputNaming.url(forVideo: video, language: "ko", format: .ass).path == "/videos/talk.final.ko.ass")
+        #expect(OutputNaming.url(forVideo: video, language: Language("EN")!, format: .srt).path == "/videos/talk.final.en.srt")
+        #expect(OutputNaming.url(forVideo: video, language: Language("ko")!, format: .ass).path == "/videos/talk.final.ko.ass")
     }
 
     @Test func writeIsAtomicAndReadable() throws {

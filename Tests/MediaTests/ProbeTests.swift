@@ -8,7 +8,7 @@ import Testing
         #expect(probe.container == "matroska,webm")
         #expect(probe.audioStreams.map(\.index) == [1, 2])
         #expect(probe.audioStreams.map(\.languageTag) == ["eng", "spa"])
-        #expect(probe.audioStreams.map(\.language) == ["en", "es"])
+        #expect(probe.audioStreams.map(\.language?.code) == ["en", "es"])
         #expect(probe.audioStreams.map(\.isDefault) == [true, false])
         #expect(probe.audioStreams.allSatisfy { $0.title != nil })
         #expect(probe.audioStreams[1].codec == "opus")

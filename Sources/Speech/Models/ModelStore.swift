@@ -10,7 +10,7 @@ public struct InstalledModel: Sendable, Equatable {
     public var sizeBytes: Int64
     public var isEnglishOnly: Bool
     /// ISO 639-1 codes the model recognises.
-    public var languages: [String]
+    public var languages: [Language]
     /// Hex SHA-256 of the file; nil when listed without digests (hashing reads the whole file).
     public var sha256: String?
     /// Why the file cannot be used (truncated, corrupt, a header that lies); nil when it can.
@@ -99,7 +99,7 @@ public struct ModelStore: Sendable {
         return InstalledModel(
             engine: WhisperEngine.engineName, name: modelName(ofFile: url.lastPathComponent), url: url, sizeBytes: size,
             isEnglishOnly: !hparams.isMultilingual,
-            languages: hparams.isMultilingual ? WhisperLanguages.supported(byVocabularySize: hparams.vocabularySize) : ["en"],
+            languages: hparams.isMultilingual ? WhisperLanguages.supported(byVocabularySize: hparams.vocabularySize) : [.english],
             sha256: digest ? try Self.digest(of: url, size: size) : nil)
     }
 

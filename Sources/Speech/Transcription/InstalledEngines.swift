@@ -13,11 +13,11 @@ extension WhisperEngine: LanguageDetector {}
 /// several models installed and need only one of them.
 public final class LazyEngine: SpeechEngine, LanguageDetector, Sendable {
     public let identity: EngineIdentity
-    public let supportedLanguages: Set<String>
+    public let supportedLanguages: Set<Language>
     private let load: @Sendable () throws -> any SpeechEngine
     private let loaded = Mutex<Result<any SpeechEngine, Error>?>(nil)
 
-    public init(identity: EngineIdentity, supportedLanguages: Set<String>, load: @escaping @Sendable () throws -> any SpeechEngine) {
+    public init(identity: EngineIdentity, supportedLanguages: Set<Language>, load: @escaping @Sendable () throws -> any SpeechEngine) {
         self.identity = identity
         self.supportedLanguages = supportedLanguages
         self.load = load
@@ -32,7 +32,7 @@ public final class LazyEngine: SpeechEngine, LanguageDetector, Sendable {
         }
     }
 
-    public func transcribe(_ audio: MonoAudio, language: String, cancellation: Cancellation) throws -> [Word] {
+    public func transcribe(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> [Word] {
         try engine().transcribe(audio, language: language, cancellation: cancellation)
     }
 
@@ -89,9 +89,9 @@ public enum InstalledEngines {
     }
 
     /// The languages each usable model transcribes when no `--model` is given, by model file.
-    public static func chosenLanguages(_ models: [InstalledModel]) -> [URL: [String]] {
-        var taken = Set<String>()
-        var chosen: [URL: [String]] = [:]
+    public static func chosenLanguages(_ models: [InstalledModel]) -> [URL: [Language]] {
+        var taken = Set<Language>()
+        var chosen: [URL: [Language]] = [:]
         for model in byPreference(models) {
             chosen[model.url] = model.languages.filter { taken.insert($0).inserted }
         }

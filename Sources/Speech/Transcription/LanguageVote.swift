@@ -30,9 +30,9 @@ public enum LanguageVote {
 
     /// The language with the highest summed probability across the windows' guesses.
     public static func winner(_ guesses: [LanguageGuess]) -> LanguageGuess? {
-        var totals: [String: Double] = [:]
-        for guess in guesses { totals[guess.code, default: 0] += guess.probability }
+        var totals: [Language: Double] = [:]
+        for guess in guesses { totals[guess.language, default: 0] += guess.probability }
         guard let best = totals.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }) else { return nil }
-        return LanguageGuess(code: best.key, probability: best.value / Double(guesses.count))
+        return LanguageGuess(language: best.key, probability: best.value / Double(guesses.count))
     }
 }

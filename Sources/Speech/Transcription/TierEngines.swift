@@ -21,14 +21,14 @@ public struct TierEngines: Sendable {
     }
 
     /// The first engine of `tier` that supports `language`.
-    public func engine(_ tier: Tier, for language: String) -> (any SpeechEngine)? {
+    public func engine(_ tier: Tier, for language: Language) -> (any SpeechEngine)? {
         (tier == .modern ? modern : basic).first { $0.supportedLanguages.contains(language) }
     }
 
     /// The cross-checker for words of `primary` in `language`; nil when there is none, it lacks
     /// the language, `primary` is not a modern engine (it checks Whisper's words, which carry the
     /// evidence its verdict joins), or it is `primary` itself (a model cannot dispute itself).
-    public func crossChecker(for language: String, of primary: EngineIdentity) -> (any SpeechEngine)? {
+    public func crossChecker(for language: Language, of primary: EngineIdentity) -> (any SpeechEngine)? {
         guard primary.tier == .modern, let crossChecker, crossChecker.supportedLanguages.contains(language), crossChecker.identity != primary else { return nil }
         return crossChecker
     }

@@ -12,19 +12,19 @@ public final class VoskEngine: SpeechEngine, @unchecked Sendable {
     static let blockSeconds = 0.25
 
     /// The model used for each language: the first in name order when several are installed.
-    public let models: [String: VoskModelInfo]
+    public let models: [Language: VoskModelInfo]
     public let identity: EngineIdentity
-    public var supportedLanguages: Set<String> { Set(models.keys) }
+    public var supportedLanguages: Set<Language> { Set(models.keys) }
 
     private let lock = NSLock()
-    private var loaded: [String: VoskModel] = [:]
+    private var loaded: [Language: VoskModel] = [:]
 
     public convenience init(modelsDirectory: URL) {
         self.init(models: VoskModelCatalog.discover(in: modelsDirectory))
     }
 
     public init(models: [VoskModelInfo]) {
-        var byLanguage: [String: VoskModelInfo] = [:]
+        var byLanguage: [Language: VoskModelInfo] = [:]
         for model in models.sorted(by: { $0.name < $1.name }) where byLanguage[model.language] == nil {
             byLanguage[model.language] = model
         }
@@ -34,11 +34,11 @@ public final class VoskEngine: SpeechEngine, @unchecked Sendable {
     }
 
     /// Loads the language's model now rather than in the first `transcribe`.
-    public func preload(language: String) throws {
+    public func preload(language: Language) throws {
         _ = try model(for: language)
     }
 
-    public func transcribe(_ audio: MonoAudio, language: String, cancellation: Cancellation) throws -> [Word] {
+    public func transcribe(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> [Word] {
         let stop = CancellationCheck(cancellation)
         try stop.check()
         let recognizer = try VoskRecognizer(model: try model(for: language), sampleRate: MonoAudio.sampleRate)
@@ -70,7 +70,7 @@ public final class VoskEngine: SpeechEngine, @unchecked Sendable {
         }
     }
 
-    private func model(for language: String) throws -> VoskModel {
+    private func model(for language: Language) throws -> VoskModel {
         guard let info = models[language] else {
             throw SpeechError.unsupportedLanguage(language: language, engine: Self.name, available: Array(models.keys))
         }

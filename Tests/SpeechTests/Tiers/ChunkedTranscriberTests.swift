@@ -6,7 +6,7 @@ import Testing
 @Suite struct ChunkedTranscriberTests {
     /// Three chunks of "speech" separated by long pauses.
     let audio = burstAudio(seconds: 100, bursts: [(2, 12), (40, 50), (80, 90)])
-    let english = TierPlan(language: "en", mode: .modern, basicFallback: true)
+    let english = TierPlan(language: .english, mode: .modern, basicFallback: true)
 
     func transcriber(_ modern: ToneEngine?, _ basic: ToneEngine?, options: TranscriptionOptions = TranscriptionOptions()) -> ChunkedTranscriber {
         ChunkedTranscriber(engines: TierEngines(modern: modern.map { [$0] } ?? [], basic: basic.map { [$0] } ?? []),
@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func allModernWhenNothingFails() throws {
-        let t = try transcriber(ToneEngine(engine: "whisper", tier: .modern, languages: ["en"]), ToneEngine(engine: "pocketsphinx", tier: .basic, languages: ["en"]))
+        let t = try transcriber(ToneEngine(engine: "whisper", tier: .modern, languages: [.english]), ToneEngine(engine: "pocketsphinx", tier: .basic, languages: [.english]))
             .transcribe(audio, plan: english)
         #expect(t.tier == .modern)
         #expect(t.chunks.count == 3)
@@ -24,9 +24,9 @@ import Testing
     }
 
     @Test func aFailingChunkFallsBackAndOnlyItIsFlaggedBasic() throws {
-        let modern = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"])
+        let modern = ToneEngine(engine: "whisper", tier: .modern, languages: [.english])
         modern.behaviour = { $0 == 1 ? .fail : .recognise }
-        let t = try transcriber(modern, ToneEngine(engine: "pocketsphinx", tier: .basic, languages: ["en"])).transcribe(audio, plan: english)
+        let t = try transcriber(modern, ToneEngine(engine: "pocketsphinx", tier: .basic, languages: [.english])).transcribe(audio, plan: english)
         #expect(t.tier == .mixed)
         #expect(t.chunks.map(\.tier) == [.modern, .basic, .modern])
         #expect(t.chunks[1].error?.contains("injected failure") == true)
@@ -39,14 +39,14 @@ import Testing
     /// `audio` through a modern engine that behaves per call as told, under deadlines of 0.2 s
     /// (`firstCall` before its first chunk), with a basic tier to fall back to; and the seconds taken.
     func underTightDeadlines(firstCall: Double, _ behaviour: @escaping (Int) -> ToneEngine.Behaviour) throws -> (Transcript, Double) {
-        let modern = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"])
+        let modern = ToneEngine(engine: "whisper", tier: .modern, languages: [.english])
         modern.behaviour = behaviour
         var options = TranscriptionOptions()
         options.minimumDeadline = 0.2
         options.firstCallDeadline = firstCall
         options.deadlineFactor = 0.01
         let started = Date()
-        let t = try transcriber(modern, ToneEngine(engine: "pocketsphinx", tier: .basic, languages: ["en"]), options: options)
+        let t = try transcriber(modern, ToneEngine(engine: "pocketsphinx", tier: .basic, languages: [.english]), options: options)
             .transcribe(audio, plan: english)
         return (t, Date().timeIntervalSince(started))
     }
@@ -68,8 +68,8 @@ import Testing
     }
 
     @Test func everyTierFailingIsRecordedWithItsSpan() throws {
-        let modern = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"])
-        let basic = ToneEngine(engine: "pocketsphinx", tier: .basic, languages: ["en"])
+        let modern = ToneEngine(engine: "whisper", tier: .modern, languages: [.english])
+        let basic = ToneEngine(engine: "pocketsphinx", tier: .basic, languages: [.english])
         modern.behaviour = { $0 == 2 ? .fail : .recognise }
         basic.behaviour = { _ in .fail }
         let t = try transcriber(modern, basic).transcribe(audio, plan: english)
@@ -81,8 +81,8 @@ import Testing
     }
 
     @Test func emptyResultIsSilenceNotFailure() throws {
-        let modern = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"])
-        let basic = ToneEngine(engine: "pocketsphinx", tier: .basic, languages: ["en"])
+        let modern = ToneEngine(engine: "whisper", tier: .modern, languages: [.english])
+        let basic = ToneEngine(engine: "pocketsphinx", tier: .basic, languages: [.english])
         modern.behaviour = { _ in .empty }
         let t = try transcriber(modern, basic).transcribe(audio, plan: english)
         #expect(t.chunks.allSatisfy { $0.outcome == .silence && $0.tier == .modern })
@@ -91,26 +91,26 @@ import Testing
     }
 
     @Test func silentAudioRunsNoEngine() throws {
-        let modern = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"])
+        let modern = ToneEngine(engine: "whisper", tier: .modern, languages: [.english])
         let t = try transcriber(modern, nil).transcribe(burstAudio(seconds: 60, bursts: []), plan: english)
         #expect(t.words.isEmpty && t.chunks.isEmpty)
         #expect(modern.calls.isEmpty)
     }
 
     @Test func userCancellationStopsTheRun() {
-        let modern = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"])
+        let modern = ToneEngine(engine: "whisper", tier: .modern, languages: [.english])
         modern.behaviour = { _ in .hangUntilCancelled }
         let cancellation = Cancellation()
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { cancellation.cancel() }
         #expect(throws: Cancelled()) {
-            try transcriber(modern, ToneEngine(engine: "pocketsphinx", tier: .basic, languages: ["en"]))
+            try transcriber(modern, ToneEngine(engine: "pocketsphinx", tier: .basic, languages: [.english]))
                 .transcribe(audio, plan: english, cancellation: cancellation)
         }
     }
 
     @Test func overlappingChunksKeepEachWordOnce() throws {
         let long = burstAudio(seconds: 80, bursts: [(1, 79)])
-        let t = try transcriber(ToneEngine(engine: "whisper", tier: .modern, languages: ["en"]), nil).transcribe(long, plan: english)
+        let t = try transcriber(ToneEngine(engine: "whisper", tier: .modern, languages: [.english]), nil).transcribe(long, plan: english)
         #expect(t.chunks.count >= 3)
         for (a, b) in zip(t.words, t.words.dropFirst()) {
             #expect(b.start >= a.start + 0.2, "duplicate or out of order near \(a.start)")
@@ -175,7 +175,7 @@ import Testing
 
     @Test func speechAfterTheLastWordIsRecognisedAgain() throws {
         let paused = burstAudio(seconds: 30, bursts: [(2, 6), (11, 15), (16, 18)])
-        let engine = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"])
+        let engine = ToneEngine(engine: "whisper", tier: .modern, languages: [.english])
         engine.behaviour = { $0 == 0 ? .stopsAtFirstPause : .recognise }
         let t = try transcriber(engine, nil).transcribe(paused, plan: english)
         #expect(t.chunks.count == 1)
@@ -186,7 +186,7 @@ import Testing
 
     @Test func progressReportsEveryChunk() throws {
         var events: [ChunkProgress] = []
-        _ = try transcriber(ToneEngine(engine: "whisper", tier: .modern, languages: ["en"]), nil).transcribe(audio, plan: english) { events.append($0) }
+        _ = try transcriber(ToneEngine(engine: "whisper", tier: .modern, languages: [.english]), nil).transcribe(audio, plan: english) { events.append($0) }
         #expect(events.map(\.chunk) == [0, 1, 2])
         #expect(events.last?.fraction == 1)
         #expect(events.map(\.wordsSoFar) == [20, 40, 60])
@@ -196,11 +196,11 @@ import Testing
     /// second of context) is heard again, and the more confident rival's words replace it.
     @Test func arbitrationHearsOnlyTheDoubtedStretchAgain() throws {
         let speech = burstAudio(seconds: 20, bursts: [(2, 12)])
-        let plan = TierPlan(language: "en", mode: .arbitrate, basicFallback: false)
+        let plan = TierPlan(language: .english, mode: .arbitrate, basicFallback: false)
         func run(rivalConfidence: Double, calibration: CalibrationTable = CalibrationTable(engines: [:])) throws -> (Transcript, ToneEngine) {
-            let modern = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"], confidence: 0.95)
+            let modern = ToneEngine(engine: "whisper", tier: .modern, languages: [.english], confidence: 0.95)
             modern.confidence = { (6..<8).contains($0) ? 0.3 : 0.95 }
-            let basic = ToneEngine(engine: "pocketsphinx", tier: .basic, languages: ["en"], confidence: rivalConfidence)
+            let basic = ToneEngine(engine: "pocketsphinx", tier: .basic, languages: [.english], confidence: rivalConfidence)
             let t = try ChunkedTranscriber(engines: TierEngines(modern: [modern], basic: [basic]), calibration: calibration)
                 .transcribe(speech, plan: plan)
             return (t, basic)
@@ -227,18 +227,18 @@ import Testing
     }
 
     @Test func confidentSpeechIsNotArbitrated() throws {
-        let basic = ToneEngine(engine: "pocketsphinx", tier: .basic, languages: ["en"])
-        let t = try transcriber(ToneEngine(engine: "whisper", tier: .modern, languages: ["en"], confidence: 0.95), basic)
-            .transcribe(audio, plan: TierPlan(language: "en", mode: .arbitrate, basicFallback: false))
+        let basic = ToneEngine(engine: "pocketsphinx", tier: .basic, languages: [.english])
+        let t = try transcriber(ToneEngine(engine: "whisper", tier: .modern, languages: [.english], confidence: 0.95), basic)
+            .transcribe(audio, plan: TierPlan(language: .english, mode: .arbitrate, basicFallback: false))
         #expect(basic.calls.isEmpty, "no doubt, no second opinion")
         #expect(t.arbitrations.isEmpty && t.tier == .modern)
     }
 
     @Test func aFailingRivalLeavesTheModernWordsAndSaysWhy() throws {
-        let modern = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"], confidence: 0.2)
-        let basic = ToneEngine(engine: "pocketsphinx", tier: .basic, languages: ["en"])
+        let modern = ToneEngine(engine: "whisper", tier: .modern, languages: [.english], confidence: 0.2)
+        let basic = ToneEngine(engine: "pocketsphinx", tier: .basic, languages: [.english])
         basic.behaviour = { _ in .fail }
-        let t = try transcriber(modern, basic).transcribe(audio, plan: TierPlan(language: "en", mode: .arbitrate, basicFallback: false))
+        let t = try transcriber(modern, basic).transcribe(audio, plan: TierPlan(language: .english, mode: .arbitrate, basicFallback: false))
         #expect(t.arbitrations.count == 3 && t.arbitrations.allSatisfy { $0.rule == .rivalFailed && $0.error?.contains("injected failure") == true })
         #expect(t.tier == .modern && t.words.count == 60)
     }

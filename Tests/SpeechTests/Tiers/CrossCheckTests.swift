@@ -15,33 +15,33 @@ import Testing
     func disputed(_ marked: [Word]) -> [String] { marked.filter { $0.evidence?.disputed == true }.map(\.text) }
 
     @Test func wordsTheSecondModelHeardElsewhereOrNotAtAllAreDisputed() {
-        let marked = CrossCheck.marked(words("The cat sat on the mat."), against: words("the hat sat on mat"), language: "en")
+        let marked = CrossCheck.marked(words("The cat sat on the mat."), against: words("the hat sat on mat"), language: .english)
         #expect(disputed(marked) == ["cat", "the"], "\(marked.map { ($0.text, $0.evidence?.disputed) })")
         #expect(marked.allSatisfy { $0.evidence?.disputed != nil })
-        #expect(disputed(CrossCheck.marked(words("one two three"), against: [], language: "en")) == ["one", "two", "three"])
+        #expect(disputed(CrossCheck.marked(words("one two three"), against: [], language: .english)) == ["one", "two", "three"])
     }
 
     @Test func aRepeatedWordIsMatchedOncePerRepetition() {
         // "no" said four times, heard three times by the checker: exactly one is disputed.
-        let marked = CrossCheck.marked(words("no no no no"), against: words("no no no"), language: "en")
+        let marked = CrossCheck.marked(words("no no no no"), against: words("no no no"), language: .english)
         #expect(disputed(marked).count == 1)
     }
 
     @Test func theSameWordFarAwayInTimeIsNotTheSameWord() {
-        let marked = CrossCheck.marked(words("hello world"), against: words("hello world", from: 8), language: "en")
+        let marked = CrossCheck.marked(words("hello world"), against: words("hello world", from: 8), language: .english)
         #expect(disputed(marked) == ["hello", "world"])
-        let near = CrossCheck.marked(words("hello world"), against: words("hello world", from: 1.6), language: "en")
+        let near = CrossCheck.marked(words("hello world"), against: words("hello world", from: 1.6), language: .english)
         #expect(disputed(near).isEmpty, "two models time a word apart by less than the tolerance")
     }
 
     @Test func englishNumbersMatchTheirWords() {
-        #expect(disputed(CrossCheck.marked(words("Press 1. Then 21,"), against: words("press one then twentyone"), language: "en")).isEmpty)
-        #expect(disputed(CrossCheck.marked(words("Drücken 1"), against: words("drücken eins"), language: "de")) == ["1"])
+        #expect(disputed(CrossCheck.marked(words("Press 1. Then 21,"), against: words("press one then twentyone"), language: .english)).isEmpty)
+        #expect(disputed(CrossCheck.marked(words("Drücken 1"), against: words("drücken eins"), language: Language("de")!)) == ["1"])
     }
 
     @Test func wordsWithoutEvidenceAreLeftUnchecked() {
         let basic = [Word(text: "tone", start: 1, end: 1.5, confidence: 0.5, tier: .basic, engine: "pocketsphinx")]
-        #expect(CrossCheck.marked(basic, against: [], language: "en") == basic)
+        #expect(CrossCheck.marked(basic, against: [], language: .english) == basic)
     }
 
     @Test func theVerdictMovesTheConfidenceByTheMeasuredRates() {
@@ -72,7 +72,7 @@ import Testing
     // The transcriber: the checker hears each modern chunk again.
 
     let audio = burstAudio(seconds: 20, bursts: [(1, 6)])
-    let english = TierPlan(language: "en", mode: .modern, basicFallback: true)
+    let english = TierPlan(language: .english, mode: .modern, basicFallback: true)
     let rates = CalibrationTable(engines: [:], crossChecks: [
         "whisper/scripted checked by whisper/checker": CrossCheckCalibration(disputedWhenRight: 0.05, disputedWhenWrong: 0.5, note: "synthetic"),
     ])

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct JournalTests {
     let audio = burstAudio(seconds: 100, bursts: [(2, 12), (40, 50), (80, 90)])
-    let plan = TierPlan(language: "en", mode: .modern, basicFallback: false)
+    let plan = TierPlan(language: .english, mode: .modern, basicFallback: false)
 
     func tempJournal() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID())/talk.journal")
@@ -14,11 +14,11 @@ import Testing
     @Test func interruptedRunResumesToTheSameTranscript() throws {
         let url = tempJournal()
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
-        let reference = try ChunkedTranscriber(engines: TierEngines(modern: [ToneEngine(engine: "whisper", tier: .modern, languages: ["en"])], basic: []),
+        let reference = try ChunkedTranscriber(engines: TierEngines(modern: [ToneEngine(engine: "whisper", tier: .modern, languages: [.english])], basic: []),
                                                calibration: CalibrationTable(engines: [:])).transcribe(audio, plan: plan)
 
         // First run: the user interrupts during the third chunk.
-        let interrupted = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"])
+        let interrupted = ToneEngine(engine: "whisper", tier: .modern, languages: [.english])
         interrupted.behaviour = { $0 == 2 ? .hangUntilCancelled : .recognise }
         let cancellation = Cancellation()
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { cancellation.cancel() }
@@ -28,7 +28,7 @@ import Testing
         }
 
         // Second run: only the third chunk is recognised again.
-        let resumedEngine = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"])
+        let resumedEngine = ToneEngine(engine: "whisper", tier: .modern, languages: [.english])
         var resumedFlags: [Bool] = []
         let resumed = try ChunkedTranscriber(engines: TierEngines(modern: [resumedEngine], basic: []), calibration: CalibrationTable(engines: [:]))
             .transcribe(audio, plan: plan, journal: try TranscriptionJournal(url: url, key: "k1")) { resumedFlags.append($0.resumed) }
@@ -40,7 +40,7 @@ import Testing
     @Test func tornLastLineAndForeignKeysAreIgnored() throws {
         let url = tempJournal()
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
-        let engine = ToneEngine(engine: "whisper", tier: .modern, languages: ["en"])
+        let engine = ToneEngine(engine: "whisper", tier: .modern, languages: [.english])
         _ = try ChunkedTranscriber(engines: TierEngines(modern: [engine], basic: []), calibration: CalibrationTable(engines: [:]))
             .transcribe(audio, plan: plan, journal: try TranscriptionJournal(url: url, key: "k1"))
         // Simulate a process killed while writing a line.

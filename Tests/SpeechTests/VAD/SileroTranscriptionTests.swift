@@ -6,7 +6,7 @@ import TestSupport
 
 /// The batch's transcription path with the real tiny.en Whisper and the real Silero model.
 @Suite struct SileroTranscriptionTests {
-    let english = TierPlan(language: "en", mode: .modern, basicFallback: false)
+    let english = TierPlan(language: .english, mode: .modern, basicFallback: false)
 
     func transcriber(_ detector: any SpeechDetector) throws -> ChunkedTranscriber {
         let engines = TierEngines(modern: [try WhisperFixtures.tinyEnEngine.get()], basic: [], speechDetector: detector)

@@ -43,7 +43,7 @@ struct SpeakerChangeTests {
         let transcriber = ChunkedTranscriber(
             engines: TierEngines(modern: [engine], basic: [], speechDetector: try VADFixtures.silero.get()),
             calibration: MeasuredCalibration.table)
-        let transcript = try transcriber.transcribe(joined, plan: TierPlan(language: "en", mode: .modern, basicFallback: false))
+        let transcript = try transcriber.transcribe(joined, plan: TierPlan(language: .english, mode: .modern, basicFallback: false))
         let heard = WER.words(transcript.words.map(\.text).joined(separator: " "))
         let text = heard.joined(separator: " ")
         // Where the voices meet: the first reader's last words, then the second's first.

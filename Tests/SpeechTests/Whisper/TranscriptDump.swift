@@ -16,7 +16,7 @@ import Testing
         var transcripts: [String: String] = [:]
         for wav in wavs {
             let audio = try WhisperFixtures.readPCM16Mono(URL(fileURLWithPath: wav))
-            transcripts[wav] = try engine.transcribe(audio, language: "en", cancellation: Cancellation())
+            transcripts[wav] = try engine.transcribe(audio, language: .english, cancellation: Cancellation())
                 .map(\.text).joined(separator: " ")
         }
         try AtomicFile.write(try JSONSerialization.data(withJSONObject: transcripts, options: [.sortedKeys]), to: output, policy: .capforgeState)

@@ -12,13 +12,13 @@ import TestSupport
             : try WhisperEngine(modelPath: try WhisperFixtures.tinyEnModel.get().path, options: WhisperOptions(beamSize: beam))
         var edits = 0, total = 0
         for clip in try WhisperFixtures.librivoxClips() {
-            let result = try engine.transcribeDetailed(clip.audio, language: "en", cancellation: Cancellation())
+            let result = try engine.transcribeDetailed(clip.audio, language: .english, cancellation: Cancellation())
             let hypothesis = result.words.map(\.text).joined(separator: " ")
             let wer = WER.errors(reference: clip.reference, hypothesis: hypothesis)
             print("whisper beam \(beam) \(clip.name): \(wer.edits)/\(wer.words) in \(String(format: "%.2f", result.seconds)) s: \(hypothesis)")
             edits += wer.edits
             total += wer.words
-            #expect(result.language == "en")
+            #expect(result.language.code == "en")
             #expect(result.redecodedSegments == 0)
             #expect(!result.words.isEmpty)
             #expect(result.words.allSatisfy { $0.evidence != nil && (0...1).contains($0.confidence) })
@@ -37,7 +37,7 @@ import TestSupport
         let clip = try #require(try WhisperFixtures.librivoxClips().first)
         // Off the file's origin, as a later chunk of a file would be.
         let audio = MonoAudio(samples: clip.audio.samples, startTime: 12.5)
-        let result = try engine.transcribeDetailed(audio, language: "en", cancellation: Cancellation())
+        let result = try engine.transcribeDetailed(audio, language: .english, cancellation: Cancellation())
         #expect(result.words.count >= 15)
         for (previous, word) in zip(result.words, result.words.dropFirst()) {
             #expect(word.start >= previous.start && word.end >= previous.end, "\(previous) → \(word)")
@@ -67,10 +67,10 @@ import TestSupport
     @Test func initialPromptSteersSpelling() throws {
         let clip = try #require(try WhisperFixtures.librivoxClips().first { $0.name.hasSuffix("0880") })
         let plain = try WhisperFixtures.tinyEnEngine.get()
-            .transcribe(clip.audio, language: "en", cancellation: Cancellation()).map(\.text)
+            .transcribe(clip.audio, language: .english, cancellation: Cancellation()).map(\.text)
         let prompted = try WhisperEngine(modelPath: try WhisperFixtures.tinyEnModel.get().path,
                                          options: WhisperOptions(initialPrompt: "Glossary: ill-disposed."))
-            .transcribe(clip.audio, language: "en", cancellation: Cancellation()).map(\.text)
+            .transcribe(clip.audio, language: .english, cancellation: Cancellation()).map(\.text)
         #expect(!plain.contains("ill-disposed"), "the model already knows the word: \(plain)")
         #expect(prompted.contains("ill-disposed"), "\(prompted)")
     }
@@ -83,7 +83,7 @@ import TestSupport
         let clip = try #require(try WhisperFixtures.librivoxClips().first { $0.name.hasSuffix("0930") })
         let gap = [Float](repeating: 0, count: Int(pause * Double(MonoAudio.sampleRate)))
         let repeated = MonoAudio(samples: Array(repeating: clip.audio.samples + gap, count: 4).flatMap { $0 })
-        let words = try engine.transcribe(repeated, language: "en", cancellation: Cancellation())
+        let words = try engine.transcribe(repeated, language: .english, cancellation: Cancellation())
         let text = WER.words(words.map(\.text).joined(separator: " "))
         #expect(text.filter { $0 == "amiable" }.count == 4, "\(text)")
         // Each copy where it was said, not squeezed together.
@@ -113,7 +113,7 @@ import TestSupport
             default: return 0.05 * Float(sin(2 * Double.pi * 220 * Double(i) / 16_000)) + hiss
             }
         }
-        let words = try engine.transcribe(MonoAudio(samples: samples), language: "en", cancellation: Cancellation())
+        let words = try engine.transcribe(MonoAudio(samples: samples), language: .english, cancellation: Cancellation())
         #expect(words.isEmpty, "invented: \(words.map(\.text).joined(separator: " "))")
     }
 
@@ -123,18 +123,18 @@ import TestSupport
         let long = MonoAudio(samples: Array(repeating: clip.audio.samples, count: 8).flatMap { $0 })
         // Timed against a full run of the same audio in the same test: CI machines are loaded.
         let fullStart = Date()
-        _ = try engine.transcribe(long, language: "en", cancellation: Cancellation())
+        _ = try engine.transcribe(long, language: .english, cancellation: Cancellation())
         let full = Date().timeIntervalSince(fullStart)
         let cancellation = Cancellation()
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { cancellation.cancel() }
         let began = Date()
         #expect(throws: Cancelled()) {
-            try engine.transcribe(long, language: "en", cancellation: cancellation)
+            try engine.transcribe(long, language: .english, cancellation: cancellation)
         }
         #expect(Date().timeIntervalSince(began) < max(1, full * 0.5), "a full run takes \(full) s")
 
         #expect {
-            try engine.transcribe(long, language: "en", cancellation: Cancellation(deadline: Date()))
+            try engine.transcribe(long, language: .english, cancellation: Cancellation(deadline: Date()))
         } throws: { error in
             if case .timedOut = error as? SpeechError { return true }
             return false
@@ -143,18 +143,18 @@ import TestSupport
 
     @Test func englishOnlyModelKnowsOnlyEnglish() throws {
         let engine = try WhisperFixtures.tinyEnEngine.get()
-        #expect(engine.supportedLanguages == ["en"])
+        #expect(engine.supportedLanguages == [.english])
         #expect(engine.identity == EngineIdentity(engine: "whisper", tier: .modern, model: "tiny.en"))
-        #expect(try engine.transcribe(MonoAudio(samples: []), language: "en", cancellation: Cancellation()).isEmpty)
+        #expect(try engine.transcribe(MonoAudio(samples: []), language: .english, cancellation: Cancellation()).isEmpty)
         #expect(!engine.isMultilingual)
         let clip = try #require(try WhisperFixtures.librivoxClips().first)
         #expect(try engine.detectLanguage(clip.audio) == nil)
-        #expect(throws: SpeechError.unsupportedLanguage(language: "de", engine: "whisper", available: ["en"])) {
-            try engine.transcribe(clip.audio, language: "de", cancellation: Cancellation())
+        #expect(throws: SpeechError.unsupportedLanguage(language: Language("de")!, engine: "whisper", available: [.english])) {
+            try engine.transcribe(clip.audio, language: Language("de")!, cancellation: Cancellation())
         }
         #expect(WhisperLanguages.all.count == 100)
         #expect(WhisperLanguages.supported(byVocabularySize: 51865).count == 99)
-        #expect(WhisperLanguages.supported(byVocabularySize: 51866).last == "yue")
+        #expect(WhisperLanguages.supported(byVocabularySize: 51866).last?.code == "yue")
         #expect(WhisperLanguages.all.prefix(3) == ["en", "zh", "de"])
     }
 }
