@@ -6,9 +6,12 @@ import Foundation
 // Where Scripts/setup unpacks the engine libraries shipped in PyPI wheels. pkg-config cannot
 // carry an rpath through SwiftPM, so the root package passes it to the linker itself.
 let depsLib = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(".deps/lib").path
+// Scripts/install sets this to '$ORIGIN/../lib/capforge': the installed binary then finds the
+// engine libraries beside itself, wherever the prefix is moved, and nothing in the checkout.
+let installedRunPath = ProcessInfo.processInfo.environment["CAPFORGE_INSTALL_RPATH"]
 let engineLinkerSettings: [LinkerSetting] = ["whisper", "vosk"].flatMap { name -> [LinkerSetting] in
     let dir = "\(depsLib)/\(name)"
-    return [.unsafeFlags(["-L\(dir)", "-Xlinker", "-rpath", "-Xlinker", dir])]
+    return [.unsafeFlags(["-L\(dir)", "-Xlinker", "-rpath", "-Xlinker", installedRunPath ?? dir])]
 }
 
 let package = Package(

@@ -1,7 +1,9 @@
+import CapforgeCore
 import Foundation
 
-/// Finds the `Styles` folder at run time: `$CAPFORGE_STYLES`, then walking up from the
-/// executable (a build folder or an install prefix), then from the current directory.
+/// Finds the `Styles` folder at run time: `$CAPFORGE_STYLES`, the user's own
+/// (`~/.local/share/capforge/Styles`), the installed one (`PREFIX/share/capforge/Styles`), then
+/// walking up from the executable and from the current directory (a checkout).
 public enum StyleLocator {
     public static let environmentVariable = "CAPFORGE_STYLES"
 
@@ -16,6 +18,10 @@ public enum StyleLocator {
             if isDirectory(url) { return url }
             searched.append("\(environmentVariable)=\(configured)")
         }
+        let user = InstallLayout.userData(environment: environment).appendingPathComponent("Styles")
+        if isDirectory(user) { return user }
+        searched.append(user.path)
+        if let installed = InstallLayout.shared(executable: executable)?.appendingPathComponent("Styles"), isDirectory(installed) { return installed }
         for start in [executable?.resolvingSymlinksInPath().deletingLastPathComponent(), currentDirectory].compactMap({ $0 }) {
             var directory = start.standardizedFileURL
             while true {

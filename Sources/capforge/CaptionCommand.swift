@@ -164,7 +164,7 @@ func loadEngines(_ args: ParsedArguments, settings: BatchSettings, store: ModelS
 func startupWarnings(_ engines: TierEngines, store: ModelStore) -> [String] {
     var warnings = engines.ignoredModels
     if engines.modern.isEmpty {
-        warnings.append("no usable Whisper model in \(store.directory.path) (set CAPFORGE_MODELS, or run 'capforge models import DIR'): "
+        warnings.append("no usable Whisper model in \(store.searchPath.map(\.path).joined(separator: " or ")) (set CAPFORGE_MODELS, or run 'capforge models import DIR'): "
             + "only the basic tier is available, and its captions are flagged as basic quality")
     }
     return warnings

@@ -16,7 +16,7 @@ let modelsCommand = Subcommand(
     switch (args.positionals[0], args.positionals.count) {
     case ("list", 1):
         let whisper = try store.list()
-        let vosk = VoskModelCatalog.discover(in: store.directory)
+        let vosk = store.searchPath.flatMap { VoskModelCatalog.discover(in: $0) }
         let pocketSphinx = PocketSphinxModel.debianEnglish
         if args.flag("json") {
             struct Row: Encodable { var engine, name, path: String; var size: Int64?; var englishOnly: Bool?; var languages: [Language]; var sha256: String?; var problem: String? }
@@ -28,7 +28,7 @@ let modelsCommand = Subcommand(
             print(try jsonString(rows))
             return ExitCode.success
         }
-        print("models directory: \(store.directory.path)")
+        print("models directory: \(store.directory.path)" + store.sharedDirectories.map { ", then \($0.path) (installed)" }.joined())
         if whisper.isEmpty { print("  no Whisper model: import one with 'capforge models import DIR'") }
         let chosen = InstalledEngines.chosenLanguages(whisper)
         for m in whisper {

@@ -113,6 +113,19 @@ import Testing
         #expect(Double(sheet.noticeStyle(height: 540)["Fontsize"] ?? "") == Double(sheet.styles[2][2])! / 2)
     }
 
+    @Test func locatorFindsTheUsersThenTheInstalledStylesBeforeAnyCheckout() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("capforge-styles-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let installed = root.appendingPathComponent("prefix/share/capforge/Styles")
+        let user = root.appendingPathComponent("home/.local/share/capforge/Styles")
+        try FileManager.default.createDirectory(at: installed, withIntermediateDirectories: true)
+        let executable = root.appendingPathComponent("prefix/bin/capforge")
+        let home = ["HOME": root.appendingPathComponent("home").path]
+        #expect(try StyleLocator.folder(environment: home, executable: executable, currentDirectory: Fixtures.stylesFolder).standardizedFileURL.path == installed.standardizedFileURL.path)
+        try FileManager.default.createDirectory(at: user, withIntermediateDirectories: true)
+        #expect(try StyleLocator.folder(environment: home, executable: executable, currentDirectory: Fixtures.stylesFolder).standardizedFileURL.path == user.standardizedFileURL.path)
+    }
+
     @Test func locatorSearchesEnvironmentThenExecutableThenCurrentDirectory() throws {
         let folders = Fixtures.stylesFolder
         let root = folders.deletingLastPathComponent()

@@ -17,26 +17,35 @@ public struct InstalledModel: Sendable, Equatable {
     public var problem: String?
 }
 
-/// The folder holding imported models: `$CAPFORGE_MODELS`, else `$XDG_DATA_HOME/capforge/models`,
-/// else `~/.local/share/capforge/models`.
+/// Where models are found: `$CAPFORGE_MODELS` alone when it is set; otherwise the user's folder
+/// (`$XDG_DATA_HOME/capforge/models`, else `~/.local/share/capforge/models`), then the models an
+/// install put in `PREFIX/share/capforge/models` beside the binary. Imports go to `directory`;
+/// a model in the user's folder stands in for an installed one of the same name.
 public struct ModelStore: Sendable {
     public let directory: URL
+    /// Read-only folders looked in after `directory`.
+    public let sharedDirectories: [URL]
 
-    public init(directory: URL) {
+    public init(directory: URL, sharedDirectories: [URL] = []) {
         self.directory = directory
+        self.sharedDirectories = sharedDirectories
     }
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        self.init(directory: Self.defaultDirectory(environment: environment))
-    }
-
-    public static func defaultDirectory(environment: [String: String]) -> URL {
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment, executable: URL? = Bundle.main.executableURL) {
         if let explicit = environment["CAPFORGE_MODELS"], !explicit.isEmpty {
-            return URL(fileURLWithPath: explicit)
+            self.init(directory: URL(fileURLWithPath: explicit))
+        } else {
+            self.init(directory: InstallLayout.userData(environment: environment).appendingPathComponent("models"),
+                      sharedDirectories: InstallLayout.shared(executable: executable).map { [$0.appendingPathComponent("models")] } ?? [])
         }
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".local/share")
-        return dataHome.appendingPathComponent("capforge/models")
+    }
+
+    /// The folders looked in, in order.
+    public var searchPath: [URL] { [directory] + sharedDirectories }
+
+    /// The first file called `name` along the search path.
+    public func file(named name: String) -> URL? {
+        searchPath.map { $0.appendingPathComponent(name) }.first { FileManager.default.fileExists(atPath: $0.path) }
     }
 
     /// "tiny.en" for "ggml-tiny.en.bin"; other file names are their own model name.
@@ -44,19 +53,22 @@ public struct ModelStore: Sendable {
         file.hasPrefix("ggml-") && file.hasSuffix(".bin") ? String(file.dropFirst("ggml-".count).dropLast(".bin".count)) : file
     }
 
-    /// Where the model called `name` lives (or would, once imported).
+    /// Where an import of the model called `name` goes.
     public func url(forModelNamed name: String) -> URL {
         directory.appendingPathComponent("ggml-\(name).bin")
     }
 
-    /// Every ggml Whisper model in the directory, by name, the broken ones with their problem;
-    /// other files are ignored.
+    /// Every ggml Whisper model along the search path, by name (the first of a name only), the
+    /// broken ones with their problem; other files are ignored.
     public func list(digests: Bool = true) throws -> [InstalledModel] {
-        guard FileManager.default.fileExists(atPath: directory.path) else { return [] }
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        return try names.sorted().compactMap { file -> InstalledModel? in
-            guard file.hasPrefix("ggml-"), file.hasSuffix(".bin") else { return nil }
-            return try describe(directory.appendingPathComponent(file), digest: digests)
+        var seen = Set<String>()
+        return try searchPath.flatMap { folder -> [InstalledModel] in
+            guard FileManager.default.fileExists(atPath: folder.path) else { return [] }
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            return try names.sorted().compactMap { file -> InstalledModel? in
+                guard file.hasPrefix("ggml-"), file.hasSuffix(".bin"), seen.insert(file).inserted else { return nil }
+                return try describe(folder.appendingPathComponent(file), digest: digests)
+            }
         }
     }
 

@@ -76,7 +76,7 @@ public enum InstalledEngines {
         var basic: [any SpeechEngine] = []
         let pocketSphinx = PocketSphinxEngine()
         if !pocketSphinx.supportedLanguages.isEmpty { basic.append(pocketSphinx) }
-        let vosk = VoskEngine(modelsDirectory: store.directory)
+        let vosk = VoskEngine(models: store.searchPath.flatMap { VoskModelCatalog.discover(in: $0) })
         if !vosk.supportedLanguages.isEmpty { basic.append(vosk) }
         return TierEngines(modern: modern, basic: basic, speechDetector: try speechDetector(store: store), ignoredModels: ignored,
                            crossChecker: checkModel == nil ? nil : modern.last)
@@ -113,7 +113,7 @@ public enum InstalledEngines {
         } else if FileManager.default.fileExists(atPath: name) {
             url = URL(fileURLWithPath: name)
         } else {
-            let choices = installed.isEmpty ? "none in \(store.directory.path)" : installed.map(\.name).sorted().joined(separator: ", ")
+            let choices = installed.isEmpty ? "none in \(store.searchPath.map(\.path).joined(separator: ", "))" : installed.map(\.name).sorted().joined(separator: ", ")
             throw SpeechError.modelMissing(path: name, hint: "\(option) takes an installed Whisper model's name (\(choices)) or a ggml model file")
         }
         let model = try store.describe(modelAt: url)
@@ -124,8 +124,7 @@ public enum InstalledEngines {
     /// Silero when its model is in the models directory (it tells speech from music), else the
     /// energy VAD. A Silero model that is there but unusable is an error, not a silent fallback.
     public static func speechDetector(store: ModelStore) throws -> any SpeechDetector {
-        let silero = store.directory.appendingPathComponent(SileroVAD.modelFileName)
-        guard FileManager.default.fileExists(atPath: silero.path) else { return ChunkPlanner.defaultVAD }
+        guard let silero = store.file(named: SileroVAD.modelFileName) else { return ChunkPlanner.defaultVAD }
         return try SileroVAD(modelPath: silero.path)
     }
 }

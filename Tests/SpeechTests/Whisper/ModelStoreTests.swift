@@ -4,11 +4,37 @@ import Testing
 @testable import Speech
 
 @Suite struct ModelStoreTests {
-    @Test func directoryFollowsEnvironmentPrecedence() {
-        #expect(ModelStore.defaultDirectory(environment: ["CAPFORGE_MODELS": "/m", "XDG_DATA_HOME": "/x", "HOME": "/h"]).path == "/m")
-        #expect(ModelStore.defaultDirectory(environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"]).path == "/x/capforge/models")
-        #expect(ModelStore.defaultDirectory(environment: ["HOME": "/h"]).path == "/h/.local/share/capforge/models")
-        #expect(ModelStore.defaultDirectory(environment: ["CAPFORGE_MODELS": "", "HOME": "/h"]).path == "/h/.local/share/capforge/models")
+    @Test func foldersFollowEnvironmentThenUserThenInstalledPrefix() throws {
+        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("capforge-prefix-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: prefix) }
+        let installed = prefix.appendingPathComponent("share/capforge/models")
+        try FileManager.default.createDirectory(at: installed, withIntermediateDirectories: true)
+        let executable = prefix.appendingPathComponent("bin/capforge")
+        let explicit = ModelStore(environment: ["CAPFORGE_MODELS": "/m", "XDG_DATA_HOME": "/x", "HOME": "/h"], executable: executable)
+        #expect(explicit.searchPath.map(\.path) == ["/m"])
+        #expect(ModelStore(environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"], executable: executable).searchPath.map(\.path)
+            == ["/x/capforge/models", installed.path])
+        #expect(ModelStore(environment: ["CAPFORGE_MODELS": "", "HOME": "/h"], executable: nil).searchPath.map(\.path) == ["/h/.local/share/capforge/models"])
+        // A binary outside an install prefix (a build folder) has no installed models.
+        #expect(ModelStore(environment: ["HOME": "/h"], executable: URL(fileURLWithPath: "/nowhere/bin/capforge")).sharedDirectories.isEmpty)
+    }
+
+    @Test func installedModelsAreListedAfterTheUsersAndOneOfANameIsKept() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("capforge-search-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let user = root.appendingPathComponent("user"), shared = root.appendingPathComponent("shared")
+        for folder in [user, shared] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let model = try WhisperFixtures.tinyEnModel.get()
+        try FileManager.default.createSymbolicLink(at: shared.appendingPathComponent("ggml-tiny.en.bin"), withDestinationURL: model)
+        try FileManager.default.createSymbolicLink(at: shared.appendingPathComponent("ggml-other.bin"), withDestinationURL: model)
+        try FileManager.default.createSymbolicLink(at: user.appendingPathComponent("ggml-tiny.en.bin"), withDestinationURL: model)
+        let store = ModelStore(directory: user, sharedDirectories: [shared])
+        let listed = try store.list(digests: false)
+        #expect(listed.map(\.name) == ["tiny.en", "other"])
+        #expect(listed.first?.url.deletingLastPathComponent().path == user.path)
+        #expect(store.url(forModelNamed: "new").deletingLastPathComponent().path == user.path)
+        #expect(store.file(named: "ggml-other.bin")?.deletingLastPathComponent().path == shared.path)
+        #expect(store.file(named: "ggml-silero-v6.2.0.bin") == nil)
     }
 
     @Test func importedModelIsListedWithItsFacts() throws {
