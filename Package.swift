@@ -3,15 +3,16 @@ import PackageDescription
 
 import Foundation
 
-// Where Scripts/setup unpacks the engine libraries shipped in PyPI wheels. pkg-config cannot
-// carry an rpath through SwiftPM, so the root package passes it to the linker itself.
+// Where Scripts/setup unpacks the engine libraries shipped in PyPI wheels. They are opened with
+// dlopen (a machine without them still runs the basic tier), found through the binary's run
+// path, which pkg-config cannot carry through SwiftPM: the root package passes it to the linker.
 let depsLib = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(".deps/lib").path
 // Scripts/install sets this to '$ORIGIN/../lib/capforge': the installed binary then finds the
 // engine libraries beside itself, wherever the prefix is moved, and nothing in the checkout.
 let installedRunPath = ProcessInfo.processInfo.environment["CAPFORGE_INSTALL_RPATH"]
 let engineLinkerSettings: [LinkerSetting] = ["whisper", "vosk"].flatMap { name -> [LinkerSetting] in
     let dir = "\(depsLib)/\(name)"
-    return [.unsafeFlags(["-L\(dir)", "-Xlinker", "-rpath", "-Xlinker", installedRunPath ?? dir])]
+    return [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", installedRunPath ?? dir])]
 }
 
 let package = Package(
@@ -36,7 +37,7 @@ let package = Package(
             providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev"])]),
 
         // Engines from PyPI wheels ship no header: the project writes its own for the subset it
-        // calls, and links by rpath to where Scripts/setup unpacked the libraries.
+        // calls, bound with dlsym when the library is first needed.
         .systemLibrary(name: "CWhisper", path: "Sources/CWhisper"),
         .systemLibrary(name: "CVosk", path: "Sources/CVosk"),
 

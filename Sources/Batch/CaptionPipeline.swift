@@ -17,12 +17,12 @@ public final class CaptionPipeline: Sendable {
     private let transcriber: ChunkedTranscriber
     private let style: StyleSheet
 
-    public init(settings: BatchSettings, engines: TierEngines, calibration: CalibrationTable, layout: OutputLayout, modernLibraryAvailable: Bool = true) throws {
+    public init(settings: BatchSettings, engines: TierEngines, calibration: CalibrationTable, layout: OutputLayout) throws {
         self.settings = settings
         self.engines = engines
         self.calibration = calibration
         self.layout = layout
-        resolver = TierResolver(inventory: engines.inventory(modernLibraryAvailable: modernLibraryAvailable))
+        resolver = TierResolver(inventory: engines.inventory())
         settingsKey = try settings.key(engines: (engines.modern + engines.basic).map(\.identity), crossChecker: engines.crossChecker?.identity,
                                        calibration: calibration)
         transcriber = ChunkedTranscriber(engines: engines, calibration: calibration, options: settings.transcription)

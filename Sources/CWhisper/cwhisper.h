@@ -8,6 +8,7 @@
 #ifndef CAPFORGE_CWHISPER_H
 #define CAPFORGE_CWHISPER_H
 
+#include <dlfcn.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -175,30 +176,6 @@ struct whisper_full_params {
     whisper_vad_params vad_params;
 };
 
-const char * whisper_version(void);
-void whisper_log_set(ggml_log_callback log_callback, void * user_data);
-
-struct whisper_context_params whisper_context_default_params(void);
-struct whisper_context * whisper_init_from_file_with_params(const char * path_model, struct whisper_context_params params);
-void whisper_free(struct whisper_context * ctx);
-
-struct whisper_full_params whisper_full_default_params(enum whisper_sampling_strategy strategy);
-int whisper_full(struct whisper_context * ctx, struct whisper_full_params params, const float * samples, int n_samples);
-
-int whisper_full_n_segments(struct whisper_context * ctx);
-int whisper_full_lang_id(struct whisper_context * ctx);
-int64_t whisper_full_get_segment_t0(struct whisper_context * ctx, int i_segment);
-int64_t whisper_full_get_segment_t1(struct whisper_context * ctx, int i_segment);
-float whisper_full_get_segment_no_speech_prob(struct whisper_context * ctx, int i_segment);
-int whisper_full_n_tokens(struct whisper_context * ctx, int i_segment);
-whisper_token_data whisper_full_get_token_data(struct whisper_context * ctx, int i_segment, int i_token);
-
-int whisper_is_multilingual(struct whisper_context * ctx);
-int whisper_lang_max_id(void);
-const char * whisper_lang_str(int id);
-int whisper_pcm_to_mel(struct whisper_context * ctx, const float * samples, int n_samples, int n_threads);
-int whisper_lang_auto_detect(struct whisper_context * ctx, int offset_ms, int n_threads, float * lang_probs);
-
 // Silero voice activity detection, run on its own context (not through whisper_full).
 struct whisper_vad_context;
 struct whisper_vad_segments;
@@ -209,22 +186,86 @@ struct whisper_vad_context_params {
     int  gpu_device;
 };
 
-struct whisper_vad_params whisper_vad_default_params(void);
-struct whisper_vad_context_params whisper_vad_default_context_params(void);
-struct whisper_vad_context * whisper_vad_init_from_file_with_params(const char * path_model, struct whisper_vad_context_params params);
-// NULL when detection failed; otherwise free with whisper_vad_free_segments.
-struct whisper_vad_segments * whisper_vad_segments_from_samples(struct whisper_vad_context * vctx, struct whisper_vad_params params, const float * samples, int n_samples);
-int whisper_vad_segments_n_segments(struct whisper_vad_segments * segments);
-// Centiseconds from the first sample.
-float whisper_vad_segments_get_segment_t0(struct whisper_vad_segments * segments, int i_segment);
-float whisper_vad_segments_get_segment_t1(struct whisper_vad_segments * segments, int i_segment);
-void whisper_vad_free_segments(struct whisper_vad_segments * segments);
-void whisper_vad_free(struct whisper_vad_context * ctx);
+// The functions Capforge calls, looked up in libwhisper when it is opened (cwhisper_bind), so a
+// machine without the library still starts and runs the basic tier.
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wnullability-completeness"
+struct cwhisper_functions {
+    const char * (* _Nonnull whisper_version)(void);
+    void (* _Nonnull whisper_log_set)(ggml_log_callback log_callback, void * user_data);
+    struct whisper_context_params (* _Nonnull whisper_context_default_params)(void);
+    struct whisper_context * (* _Nonnull whisper_init_from_file_with_params)(const char * path_model, struct whisper_context_params params);
+    void (* _Nonnull whisper_free)(struct whisper_context * ctx);
+    struct whisper_full_params (* _Nonnull whisper_full_default_params)(enum whisper_sampling_strategy strategy);
+    int (* _Nonnull whisper_full)(struct whisper_context * ctx, struct whisper_full_params params, const float * samples, int n_samples);
+    int (* _Nonnull whisper_full_n_segments)(struct whisper_context * ctx);
+    int (* _Nonnull whisper_full_lang_id)(struct whisper_context * ctx);
+    int64_t (* _Nonnull whisper_full_get_segment_t0)(struct whisper_context * ctx, int i_segment);
+    int64_t (* _Nonnull whisper_full_get_segment_t1)(struct whisper_context * ctx, int i_segment);
+    float (* _Nonnull whisper_full_get_segment_no_speech_prob)(struct whisper_context * ctx, int i_segment);
+    int (* _Nonnull whisper_full_n_tokens)(struct whisper_context * ctx, int i_segment);
+    whisper_token_data (* _Nonnull whisper_full_get_token_data)(struct whisper_context * ctx, int i_segment, int i_token);
+    int (* _Nonnull whisper_is_multilingual)(struct whisper_context * ctx);
+    int (* _Nonnull whisper_lang_max_id)(void);
+    const char * (* _Nonnull whisper_lang_str)(int id);
+    int (* _Nonnull whisper_pcm_to_mel)(struct whisper_context * ctx, const float * samples, int n_samples, int n_threads);
+    int (* _Nonnull whisper_lang_auto_detect)(struct whisper_context * ctx, int offset_ms, int n_threads, float * lang_probs);
+    struct whisper_vad_params (* _Nonnull whisper_vad_default_params)(void);
+    struct whisper_vad_context_params (* _Nonnull whisper_vad_default_context_params)(void);
+    struct whisper_vad_context * (* _Nonnull whisper_vad_init_from_file_with_params)(const char * path_model, struct whisper_vad_context_params params);
+    // NULL when detection failed; otherwise free with whisper_vad_free_segments.
+    struct whisper_vad_segments * (* _Nonnull whisper_vad_segments_from_samples)(struct whisper_vad_context * vctx, struct whisper_vad_params params, const float * samples, int n_samples);
+    int (* _Nonnull whisper_vad_segments_n_segments)(struct whisper_vad_segments * segments);
+    // Centiseconds from the first sample.
+    float (* _Nonnull whisper_vad_segments_get_segment_t0)(struct whisper_vad_segments * segments, int i_segment);
+    float (* _Nonnull whisper_vad_segments_get_segment_t1)(struct whisper_vad_segments * segments, int i_segment);
+    void (* _Nonnull whisper_vad_free_segments)(struct whisper_vad_segments * segments);
+    void (* _Nonnull whisper_vad_free)(struct whisper_vad_context * ctx);
+    // Returns the token count, or minus the count needed when n_max_tokens is too small.
+    int (* _Nonnull whisper_tokenize)(struct whisper_context * ctx, const char * text, whisper_token * tokens, int n_max_tokens);
+    whisper_token (* _Nonnull whisper_token_eot)(struct whisper_context * ctx);
+    const char * (* _Nonnull whisper_token_to_str)(struct whisper_context * ctx, whisper_token token);
+};
+#pragma clang diagnostic pop
 
-// Returns the token count, or minus the count needed when n_max_tokens is too small.
-int whisper_tokenize(struct whisper_context * ctx, const char * text, whisper_token * tokens, int n_max_tokens);
-whisper_token whisper_token_eot(struct whisper_context * ctx);
-const char * whisper_token_to_str(struct whisper_context * ctx, whisper_token token);
+// Fills `functions` from a library opened with dlopen; returns the name of the first function
+// the library lacks, or NULL when it has them all.
+static inline const char * cwhisper_bind(void * library, struct cwhisper_functions * functions) {
+#define CWHISPER_BIND(name) if (!(functions->name = (__typeof__(functions->name))dlsym(library, #name))) return #name
+    CWHISPER_BIND(whisper_version);
+    CWHISPER_BIND(whisper_log_set);
+    CWHISPER_BIND(whisper_context_default_params);
+    CWHISPER_BIND(whisper_init_from_file_with_params);
+    CWHISPER_BIND(whisper_free);
+    CWHISPER_BIND(whisper_full_default_params);
+    CWHISPER_BIND(whisper_full);
+    CWHISPER_BIND(whisper_full_n_segments);
+    CWHISPER_BIND(whisper_full_lang_id);
+    CWHISPER_BIND(whisper_full_get_segment_t0);
+    CWHISPER_BIND(whisper_full_get_segment_t1);
+    CWHISPER_BIND(whisper_full_get_segment_no_speech_prob);
+    CWHISPER_BIND(whisper_full_n_tokens);
+    CWHISPER_BIND(whisper_full_get_token_data);
+    CWHISPER_BIND(whisper_is_multilingual);
+    CWHISPER_BIND(whisper_lang_max_id);
+    CWHISPER_BIND(whisper_lang_str);
+    CWHISPER_BIND(whisper_pcm_to_mel);
+    CWHISPER_BIND(whisper_lang_auto_detect);
+    CWHISPER_BIND(whisper_vad_default_params);
+    CWHISPER_BIND(whisper_vad_default_context_params);
+    CWHISPER_BIND(whisper_vad_init_from_file_with_params);
+    CWHISPER_BIND(whisper_vad_segments_from_samples);
+    CWHISPER_BIND(whisper_vad_segments_n_segments);
+    CWHISPER_BIND(whisper_vad_segments_get_segment_t0);
+    CWHISPER_BIND(whisper_vad_segments_get_segment_t1);
+    CWHISPER_BIND(whisper_vad_free_segments);
+    CWHISPER_BIND(whisper_vad_free);
+    CWHISPER_BIND(whisper_tokenize);
+    CWHISPER_BIND(whisper_token_eot);
+    CWHISPER_BIND(whisper_token_to_str);
+#undef CWHISPER_BIND
+    return NULL;
+}
 
 #ifdef __cplusplus
 }

@@ -147,7 +147,9 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
 }
 
 func loadEngines(_ args: ParsedArguments, settings: BatchSettings, store: ModelStore = ModelStore()) throws -> TierEngines {
-    try WhisperLibrary.verifyABI()
+    // A library that is there but does not match the header must stop the run; one that is
+    // missing leaves the basic tier (InstalledEngines says so).
+    if WhisperLibrary.problem == nil { try WhisperLibrary.verifyABI() }
     if args.flag("verbose") {
         WhisperLibrary.setLogHandler { line in FileHandle.standardError.write(Data("whisper: \(line)\n".utf8)) }
     } else {
@@ -163,7 +165,7 @@ func loadEngines(_ args: ParsedArguments, settings: BatchSettings, store: ModelS
 /// What limits this run before it starts: broken models left out, no modern model at all.
 func startupWarnings(_ engines: TierEngines, store: ModelStore) -> [String] {
     var warnings = engines.ignoredModels
-    if engines.modern.isEmpty {
+    if engines.modern.isEmpty, engines.modernLibraryAvailable {
         warnings.append("no usable Whisper model in \(store.searchPath.map(\.path).joined(separator: " or ")) (set CAPFORGE_MODELS, or run 'capforge models import DIR'): "
             + "only the basic tier is available, and its captions are flagged as basic quality")
     }

@@ -26,7 +26,8 @@ enum CapforgeVersion {
     static func report() -> String {
         [
             "capforge \(string)",
-            "whisper.cpp \(WhisperLibrary.version) (libwhisper from the pywhispercpp 1.5.1 wheel)",
+            (try? WhisperLibrary.version).map { "whisper.cpp \($0) (libwhisper from the pywhispercpp 1.5.1 wheel)" }
+                ?? "whisper.cpp: not available (\(WhisperLibrary.fileName) cannot be opened)",
             "FFmpeg libavformat \(MediaLibraries.avformatVersion), libavcodec \(MediaLibraries.avcodecVersion)",
             "PocketSphinx 5prealpha (Debian), Vosk 0.3.45",
         ].joined(separator: "\n")

@@ -50,15 +50,35 @@ public enum InstalledEngines {
     /// language no other model covers, so naming an installed model makes it the checker of the
     /// others rather than their rival.
     public static func discover(store: ModelStore, whisperModel: String? = nil, crossCheck: String? = nil, whisperOptions: WhisperOptions) throws -> TierEngines {
-        var whisperModels: [InstalledModel]
+        var basic: [any SpeechEngine] = []
+        let pocketSphinx = PocketSphinxEngine()
+        if !pocketSphinx.supportedLanguages.isEmpty { basic.append(pocketSphinx) }
         var ignored: [String] = []
+        let vosk = VoskEngine(models: store.searchPath.flatMap { VoskModelCatalog.discover(in: $0) })
+        if !vosk.supportedLanguages.isEmpty {
+            if let missing = VoskLibrary.problem {
+                let languages = vosk.supportedLanguages.sorted().map(\.name).joined(separator: ", ")
+                ignored.append("\(missing) (the installed Vosk models for \(languages) are not used)")
+            } else {
+                basic.append(vosk)
+            }
+        }
+        if let missing = WhisperLibrary.problem {
+            // Asked for by name, Whisper is a contract; otherwise the basic tier carries on, said.
+            guard whisperModel == nil, crossCheck == nil else { throw missing }
+            let sileroOff = store.file(named: SileroVAD.modelFileName) == nil ? []
+                : ["the Silero speech detector runs on libwhisper, so the energy detector chooses what is recognised"]
+            return TierEngines(modern: [], basic: basic, speechDetector: ChunkPlanner.defaultVAD, ignoredModels: ignored + ["\(missing)"] + sileroOff,
+                               modernLibraryAvailable: false)
+        }
+        var whisperModels: [InstalledModel]
         // Digests only where they become engine identities; a named model is digested on its own.
         let installed = try store.list(digests: whisperModel == nil).filter { $0.engine == WhisperEngine.engineName }
         if let whisperModel {
             let chosen = try model(named: whisperModel, option: "--model", installed: installed, store: store)
             whisperModels = [chosen]
         } else {
-            ignored = installed.compactMap { model in model.problem.map { "ignoring the Whisper model \(model.url.path): \($0)" } }
+            ignored += installed.compactMap { model in model.problem.map { "ignoring the Whisper model \(model.url.path): \($0)" } }
             whisperModels = byPreference(installed)
         }
         let checkModel = try crossCheck.map { try model(named: $0, option: "--cross-check", installed: installed, store: store) }
@@ -73,11 +93,6 @@ public enum InstalledEngines {
             whisperModels.append(checkModel)
         }
         let modern = whisperModels.map { whisperEngine($0, options: whisperOptions) }
-        var basic: [any SpeechEngine] = []
-        let pocketSphinx = PocketSphinxEngine()
-        if !pocketSphinx.supportedLanguages.isEmpty { basic.append(pocketSphinx) }
-        let vosk = VoskEngine(models: store.searchPath.flatMap { VoskModelCatalog.discover(in: $0) })
-        if !vosk.supportedLanguages.isEmpty { basic.append(vosk) }
         return TierEngines(modern: modern, basic: basic, speechDetector: try speechDetector(store: store), ignoredModels: ignored,
                            crossChecker: checkModel == nil ? nil : modern.last)
     }

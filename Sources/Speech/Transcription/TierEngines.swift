@@ -10,9 +10,12 @@ public struct TierEngines: Sendable {
     public var ignoredModels: [String]
     /// `--cross-check`: the second modern engine that hears every modern chunk again.
     public var crossChecker: (any SpeechEngine)?
+    /// False when libwhisper cannot be opened here: the modern tier is off whatever is installed.
+    public var modernLibraryAvailable: Bool
 
     public init(modern: [any SpeechEngine], basic: [any SpeechEngine], speechDetector: any SpeechDetector = ChunkPlanner.defaultVAD,
-                ignoredModels: [String] = [], crossChecker: (any SpeechEngine)? = nil) {
+                ignoredModels: [String] = [], crossChecker: (any SpeechEngine)? = nil, modernLibraryAvailable: Bool = true) {
+        self.modernLibraryAvailable = modernLibraryAvailable
         self.modern = modern
         self.basic = basic
         self.speechDetector = speechDetector
@@ -34,7 +37,7 @@ public struct TierEngines: Sendable {
     }
 
     /// What these engines cover, for the tier resolver.
-    public func inventory(modernLibraryAvailable: Bool = true) -> TierInventory {
+    public func inventory() -> TierInventory {
         TierInventory(
             modernLanguages: Set(modern.flatMap(\.supportedLanguages)),
             basicLanguages: Set(basic.flatMap(\.supportedLanguages)),

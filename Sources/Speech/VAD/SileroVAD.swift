@@ -36,18 +36,20 @@ public final class SileroVAD: SpeechDetector, @unchecked Sendable {
     // A whisper_vad_context keeps per-run state: every use goes through `lock`.
     private let lock = NSLock()
     private let context: OpaquePointer
+    private let whisper: cwhisper_functions
 
     public init(modelPath: String, configuration: Configuration = Configuration()) throws {
         try WhisperLibrary.verifyABI()
-        try Self.verifyDefaults()
+        whisper = try WhisperLibrary.functions()
+        try Self.verifyDefaults(whisper)
         guard FileManager.default.fileExists(atPath: modelPath) else {
             throw SpeechError.modelMissing(path: modelPath, hint: "run Scripts/setup, which installs the Silero VAD model")
         }
         WhisperLibrary.routeLogOnce
-        var params = whisper_vad_default_context_params()
+        var params = whisper.whisper_vad_default_context_params()
         params.n_threads = Int32(max(1, configuration.threads))
         params.use_gpu = false
-        guard let context = whisper_vad_init_from_file_with_params(modelPath, params) else {
+        guard let context = whisper.whisper_vad_init_from_file_with_params(modelPath, params) else {
             throw SpeechError.modelInvalid(
                 path: modelPath, reason: "libwhisper could not load it as a Silero VAD model; delete it and rerun Scripts/setup")
         }
@@ -56,14 +58,14 @@ public final class SileroVAD: SpeechDetector, @unchecked Sendable {
         name = ModelStore.modelName(ofFile: URL(fileURLWithPath: modelPath).lastPathComponent)
     }
 
-    deinit { whisper_vad_free(context) }
+    deinit { whisper.whisper_vad_free(context) }
 
     public func speechRegions(in audio: MonoAudio) throws -> [SpeechRegion] {
         guard !audio.samples.isEmpty else { return [] }
         guard audio.samples.count <= Int(Int32.max) else {
             throw SpeechError.engineFailed(engine: name, reason: "the audio is longer than libwhisper's VAD accepts (37 hours); split the input")
         }
-        var params = whisper_vad_default_params()
+        var params = whisper.whisper_vad_default_params()
         params.threshold = configuration.threshold
         params.min_speech_duration_ms = Self.milliseconds(configuration.minimumSpeech)
         params.min_silence_duration_ms = Self.milliseconds(configuration.minimumSilence)
@@ -74,15 +76,15 @@ public final class SileroVAD: SpeechDetector, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let found = audio.samples.withUnsafeBufferPointer {
-            whisper_vad_segments_from_samples(context, params, $0.baseAddress, Int32($0.count))
+            whisper.whisper_vad_segments_from_samples(context, params, $0.baseAddress, Int32($0.count))
         }
         guard let segments = found else {
             throw SpeechError.engineFailed(engine: name, reason: "libwhisper's speech detection failed; rerun with the energy VAD by removing \(Self.modelFileName) from the models directory")
         }
-        defer { whisper_vad_free_segments(segments) }
-        let spans = (0..<whisper_vad_segments_n_segments(segments)).map { i in
-            (start: Double(whisper_vad_segments_get_segment_t0(segments, i)) / 100,
-             end: Double(whisper_vad_segments_get_segment_t1(segments, i)) / 100)
+        defer { whisper.whisper_vad_free_segments(segments) }
+        let spans = (0..<whisper.whisper_vad_segments_n_segments(segments)).map { i in
+            (start: Double(whisper.whisper_vad_segments_get_segment_t0(segments, i)) / 100,
+             end: Double(whisper.whisper_vad_segments_get_segment_t1(segments, i)) / 100)
         }
         return Self.regions(spans, in: audio)
     }
@@ -109,9 +111,9 @@ public final class SileroVAD: SpeechDetector, @unchecked Sendable {
 
     /// The library's VAD defaults, read through our header, must be v1.8.5's: otherwise the
     /// parameter structs would be passed with fields at the wrong offsets.
-    private static func verifyDefaults() throws {
-        let params = whisper_vad_default_params()
-        let context = whisper_vad_default_context_params()
+    private static func verifyDefaults(_ whisper: cwhisper_functions) throws {
+        let params = whisper.whisper_vad_default_params()
+        let context = whisper.whisper_vad_default_context_params()
         let checks: [(String, Bool)] = [
             ("whisper_vad_params.threshold", params.threshold == 0.5),
             ("whisper_vad_params.min_speech_duration_ms", params.min_speech_duration_ms == 250),
@@ -125,7 +127,7 @@ public final class SileroVAD: SpeechDetector, @unchecked Sendable {
         ]
         let mismatches = checks.filter { !$0.1 }.map { "\($0.0) has an unexpected default" }
         guard mismatches.isEmpty else {
-            throw WhisperABIError(libraryVersion: WhisperLibrary.version, headerVersion: WhisperABIExpectation.release1_8_5.release, mismatches: mismatches)
+            throw WhisperABIError(libraryVersion: try WhisperLibrary.version, headerVersion: WhisperABIExpectation.release1_8_5.release, mismatches: mismatches)
         }
     }
 }

@@ -6,6 +6,7 @@ import Foundation
 final class VoskModel: @unchecked Sendable {
     let directory: URL
     let handle: OpaquePointer
+    let vosk: cvosk_functions
 
     /// Loading reads the whole model into memory (the Korean model: ~3 s, ~550 MB).
     init(directory: URL) throws {
@@ -14,8 +15,9 @@ final class VoskModel: @unchecked Sendable {
                 path: directory.path,
                 hint: "download a Vosk model directory (e.g. vosk-model-small-en-us-0.15) into the models directory")
         }
-        vosk_set_log_level(-1)
-        guard let handle = vosk_model_new(directory.path) else {
+        vosk = try VoskLibrary.functions()
+        vosk.vosk_set_log_level(-1)
+        guard let handle = vosk.vosk_model_new(directory.path) else {
             throw SpeechError.modelInvalid(
                 path: directory.path,
                 reason: "Vosk could not load it (missing or damaged files); replace the directory with a fresh copy of the model")
@@ -25,6 +27,6 @@ final class VoskModel: @unchecked Sendable {
     }
 
     deinit {
-        vosk_model_free(handle)
+        vosk.vosk_model_free(handle)
     }
 }

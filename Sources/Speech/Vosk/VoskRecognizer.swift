@@ -9,28 +9,28 @@ final class VoskRecognizer {
     private let handle: OpaquePointer
 
     init(model: VoskModel, sampleRate: Int) throws {
-        guard let handle = vosk_recognizer_new(model.handle, Float(sampleRate)) else {
+        guard let handle = model.vosk.vosk_recognizer_new(model.handle, Float(sampleRate)) else {
             throw SpeechError.engineFailed(
                 engine: Self.engineName, reason: "could not create a recognizer for the model at \(model.directory.path)")
         }
-        vosk_recognizer_set_words(handle, 1)
+        model.vosk.vosk_recognizer_set_words(handle, 1)
         self.model = model
         self.handle = handle
     }
 
     deinit {
-        vosk_recognizer_free(handle)
+        model.vosk.vosk_recognizer_free(handle)
     }
 
     /// Feeds samples already scaled to the int16 range. Returns the finished utterance's JSON
     /// when Vosk reached an endpoint: it must be taken now, the next call starts a new one.
     func accept(_ samples: ArraySlice<Float>) throws -> String? {
         let status = samples.withUnsafeBufferPointer {
-            vosk_recognizer_accept_waveform_f(handle, $0.baseAddress, Int32($0.count))
+            model.vosk.vosk_recognizer_accept_waveform_f(handle, $0.baseAddress, Int32($0.count))
         }
         switch status {
         case 0: return nil
-        case 1: return try json(vosk_recognizer_result(handle), "vosk_recognizer_result")
+        case 1: return try json(model.vosk.vosk_recognizer_result(handle), "vosk_recognizer_result")
         default:
             throw SpeechError.engineFailed(
                 engine: Self.engineName, reason: "vosk_recognizer_accept_waveform_f returned \(status)")
@@ -39,7 +39,7 @@ final class VoskRecognizer {
 
     /// Flushes the stream and returns the last utterance's JSON.
     func finish() throws -> String {
-        try json(vosk_recognizer_final_result(handle), "vosk_recognizer_final_result")
+        try json(model.vosk.vosk_recognizer_final_result(handle), "vosk_recognizer_final_result")
     }
 
     private func json(_ text: UnsafePointer<CChar>?, _ function: String) throws -> String {

@@ -12,11 +12,13 @@ final class WhisperContext {
     }
 
     private let context: OpaquePointer
+    private let whisper: cwhisper_functions
     let path: String
 
     init(modelPath: String, attention: Attention) throws {
+        whisper = try WhisperLibrary.functions()
         WhisperLibrary.routeLogOnce
-        var params = whisper_context_default_params()
+        var params = whisper.whisper_context_default_params()
         params.use_gpu = false
         switch attention {
         case .flash:
@@ -26,7 +28,7 @@ final class WhisperContext {
             params.dtw_token_timestamps = true
             params.dtw_aheads_preset = preset
         }
-        guard let context = whisper_init_from_file_with_params(modelPath, params) else {
+        guard let context = whisper.whisper_init_from_file_with_params(modelPath, params) else {
             throw SpeechError.modelInvalid(
                 path: modelPath, reason: "libwhisper could not load it as a ggml Whisper model; re-import it with `capforge models import`")
         }
@@ -34,10 +36,10 @@ final class WhisperContext {
         self.path = modelPath
     }
 
-    deinit { whisper_free(context) }
+    deinit { whisper.whisper_free(context) }
 
-    var isMultilingual: Bool { whisper_is_multilingual(context) != 0 }
-    var endOfText: Int32 { whisper_token_eot(context) }
+    var isMultilingual: Bool { whisper.whisper_is_multilingual(context) != 0 }
+    var endOfText: Int32 { whisper.whisper_token_eot(context) }
 
     /// Runs the whole model over `samples`; `shouldAbort` is polled by ggml between graph steps.
     /// Returns libwhisper's status code (0 = success).
@@ -49,18 +51,18 @@ final class WhisperContext {
         }
         return withExtendedLifetime(shouldAbort) {
             params.abort_callback_user_data = Unmanaged.passUnretained(shouldAbort).toOpaque()
-            return samples.withUnsafeBufferPointer { whisper_full(context, params, $0.baseAddress, Int32($0.count)) }
+            return samples.withUnsafeBufferPointer { whisper.whisper_full(context, params, $0.baseAddress, Int32($0.count)) }
         }
     }
 
     func segments() -> [DecodedSegment] {
-        (0..<whisper_full_n_segments(context)).map { s in
+        (0..<whisper.whisper_full_n_segments(context)).map { s in
             DecodedSegment(
-                start: whisper_full_get_segment_t0(context, s),
-                end: whisper_full_get_segment_t1(context, s),
-                noSpeechProbability: whisper_full_get_segment_no_speech_prob(context, s),
-                tokens: (0..<whisper_full_n_tokens(context, s)).map { t in
-                    let data = whisper_full_get_token_data(context, s, t)
+                start: whisper.whisper_full_get_segment_t0(context, s),
+                end: whisper.whisper_full_get_segment_t1(context, s),
+                noSpeechProbability: whisper.whisper_full_get_segment_no_speech_prob(context, s),
+                tokens: (0..<whisper.whisper_full_n_tokens(context, s)).map { t in
+                    let data = whisper.whisper_full_get_token_data(context, s, t)
                     return DecodedToken(
                         id: data.id, bytes: tokenBytes(data.id), probability: data.p,
                         start: data.t0, end: data.t1, dtwTime: data.t_dtw)
@@ -69,20 +71,25 @@ final class WhisperContext {
     }
 
     func tokenCount(_ text: String) -> Int {
-        Int(abs(whisper_tokenize(context, text, nil, 0)))
+        Int(abs(whisper.whisper_tokenize(context, text, nil, 0)))
     }
 
     /// The language id whisper decoded in, after a run with language "auto".
-    var decodedLanguageID: Int32 { whisper_full_lang_id(context) }
+    /// The library's defaults for a decode with `strategy`.
+    func defaultParams(_ strategy: whisper_sampling_strategy) -> whisper_full_params {
+        whisper.whisper_full_default_params(strategy)
+    }
+
+    var decodedLanguageID: Int32 { whisper.whisper_full_lang_id(context) }
 
     /// Probabilities of every language id for the first 30 s of `samples`.
     func languageProbabilities(_ samples: [Float], threads: Int32) throws -> [Float] {
-        let melStatus = samples.withUnsafeBufferPointer { whisper_pcm_to_mel(context, $0.baseAddress, Int32($0.count), threads) }
+        let melStatus = samples.withUnsafeBufferPointer { whisper.whisper_pcm_to_mel(context, $0.baseAddress, Int32($0.count), threads) }
         guard melStatus == 0 else {
             throw SpeechError.engineFailed(engine: WhisperEngine.engineName, reason: "computing the spectrogram failed (code \(melStatus))")
         }
-        var probabilities = [Float](repeating: 0, count: Int(whisper_lang_max_id()) + 1)
-        let best = whisper_lang_auto_detect(context, 0, threads, &probabilities)
+        var probabilities = [Float](repeating: 0, count: Int(whisper.whisper_lang_max_id()) + 1)
+        let best = whisper.whisper_lang_auto_detect(context, 0, threads, &probabilities)
         guard best >= 0 else {
             throw SpeechError.engineFailed(engine: WhisperEngine.engineName, reason: "language detection failed (code \(best))")
         }
@@ -91,7 +98,7 @@ final class WhisperContext {
 
     /// Raw BPE bytes: a token may hold part of a UTF-8 sequence, so no String here.
     private func tokenBytes(_ id: Int32) -> [UInt8] {
-        guard let text = whisper_token_to_str(context, id) else { return [] }
+        guard let text = whisper.whisper_token_to_str(context, id) else { return [] }
         return Array(UnsafeRawBufferPointer(start: text, count: strlen(text)))
     }
 }

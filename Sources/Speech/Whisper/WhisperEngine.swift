@@ -137,7 +137,7 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
     func decode(
         _ samples: [Float], language: String, redecoding: Bool, cancellation: Cancellation, began: Date
     ) throws -> [DecodedSegment] {
-        var params = whisper_full_default_params(options.beamSize > 1 ? WHISPER_SAMPLING_BEAM_SEARCH : WHISPER_SAMPLING_GREEDY)
+        var params = context.defaultParams(options.beamSize > 1 ? WHISPER_SAMPLING_BEAM_SEARCH : WHISPER_SAMPLING_GREEDY)
         params.n_threads = Int32(options.threads)
         if options.beamSize > 1 { params.beam_search.beam_size = Int32(options.beamSize) }
         // Captioning defaults: timestamps on (off wrecks audio past 30 s), no text carried into

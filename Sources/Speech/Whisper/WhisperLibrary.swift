@@ -2,11 +2,27 @@ import CWhisper
 import Foundation
 import Synchronization
 
-/// Process-wide facts about the linked libwhisper: its version, whether our header matches it,
-/// and where its log lines go.
+/// libwhisper, opened on first use rather than linked, so a machine without it still starts,
+/// runs the basic tier and says what is missing: its functions, its version, whether our header
+/// matches it, and where its log lines go.
 public enum WhisperLibrary {
-    /// The whisper.cpp release of the linked library, e.g. "1.8.5".
-    public static var version: String { String(cString: whisper_version()) }
+    /// Found through the binary's run path: `.deps/lib/whisper` in a checkout, `PREFIX/lib/capforge` installed.
+    public static let fileName = "libwhisper.so.1"
+
+    private static let loaded = EngineLibrary.load(fileName, name: "libwhisper", lost: "the modern tier (Whisper) is off", bind: cwhisper_bind)
+
+    /// The library's functions; `SpeechError.libraryMissing` with what to do when it cannot be opened.
+    static func functions() throws -> cwhisper_functions { try loaded.get() }
+
+    /// Why the library cannot be used; nil when it can.
+    public static var problem: SpeechError? {
+        loaded.failure
+    }
+
+    /// The whisper.cpp release of the library, e.g. "1.8.5".
+    public static var version: String {
+        get throws { try functions().whisper_version().map { String(cString: $0) } ?? "unknown" }
+    }
 
     /// Checks that the library's `whisper_full_default_params` reads, through our header, as
     /// the defaults of the release the header was written for. A mismatch means every field
@@ -16,10 +32,10 @@ public enum WhisperLibrary {
     }
 
     static func verifyABI(against expectation: WhisperABIExpectation) throws {
-        let params = whisper_full_default_params(WHISPER_SAMPLING_GREEDY)
+        let params = try functions().whisper_full_default_params(WHISPER_SAMPLING_GREEDY)
         let mismatches = expectation.mismatches(in: params)
         guard mismatches.isEmpty else {
-            throw WhisperABIError(libraryVersion: version, headerVersion: expectation.release, mismatches: mismatches)
+            throw WhisperABIError(libraryVersion: try version, headerVersion: expectation.release, mismatches: mismatches)
         }
     }
 
@@ -31,7 +47,7 @@ public enum WhisperLibrary {
 
     /// Installed before any context exists, so the library never writes to stderr itself.
     static let routeLogOnce: Void = {
-        whisper_log_set({ _, text, _ in
+        (try? functions())?.whisper_log_set({ _, text, _ in
             guard let text, let handler = logRouting.handler else { return }
             let line = String(cString: text).trimmingCharacters(in: .newlines)
             if !line.isEmpty { handler(line) }

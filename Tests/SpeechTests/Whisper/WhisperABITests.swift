@@ -3,8 +3,9 @@ import Testing
 @testable import Speech
 
 @Suite struct WhisperABITests {
-    @Test func libraryIsTheHeadersRelease() {
-        #expect(WhisperLibrary.version == "1.8.5")
+    @Test func libraryIsTheHeadersReleaseOpenedOnDemandWithEveryFunction() throws {
+        #expect(WhisperLibrary.problem == nil)
+        #expect(try WhisperLibrary.version == "1.8.5")
     }
 
     @Test func canaryPassesOnTheInstalledLibrary() throws {
