@@ -14,7 +14,7 @@ public enum BatchEvent: Sendable {
     case batchStarted(files: Int, audioSeconds: Double)
     case fileStarted(index: Int, total: Int, input: BatchInput, duration: Double?)
     case stage(input: BatchInput, stage: Stage, fraction: Double)
-    case tierResolved(input: BatchInput, language: Language, source: LanguageSource, plan: TierPlan)
+    case tierResolved(input: BatchInput, source: LanguageSource, plan: TierPlan, model: String?)
     case chunk(input: BatchInput, progress: ChunkProgress)
     case fileFinished(index: Int, result: FileResult)
     case batchFinished(results: [FileResult], interrupted: Bool, seconds: Double)

@@ -96,7 +96,7 @@ public final class CaptionPipeline: Sendable {
                     : "no multilingual Whisper model is installed to detect it"
                 result.warnings.append("the spoken language was not verified: English assumed (\(why)); pass --lang CODE if it is not English")
             }
-            emit(.tierResolved(input: input, language: plan.language, source: source, plan: plan))
+            emit(.tierResolved(input: input, source: source, plan: plan, model: modelLabel(plan)))
 
             // Refused outputs (a hand-made file, an input, a device) fail the file before the long part.
             for format in settings.formats {
@@ -261,11 +261,12 @@ public final class CaptionPipeline: Sendable {
     }
 
     /// " (base)", " (tiny.en, cross-checked by base)": the model `plan` runs, for the dry run.
-    func modelDescription(_ plan: TierPlan) -> String {
+    /// The model that will transcribe files of `plan` ("tiny.en, cross-checked by base"); nil when none can.
+    func modelLabel(_ plan: TierPlan) -> String? {
         let tier: Tier = plan.mode == .basic ? .basic : .modern
-        guard let engine = engines.engine(tier, for: plan.language) else { return "" }
+        guard let engine = engines.engine(tier, for: plan.language) else { return nil }
         let checker = isCrossChecked(plan) ? engines.crossChecker.map { ", cross-checked by \($0.identity.model)" } : nil
-        return " (\(engine.identity.model)\(checker ?? ""))"
+        return engine.identity.model + (checker ?? "")
     }
 
     /// Whether `--cross-check` applies to files recognised by `plan`.

