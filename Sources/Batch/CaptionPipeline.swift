@@ -122,10 +122,9 @@ public final class CaptionPipeline: Sendable {
 
             emit(.stage(input: input, stage: .captions, fraction: 0))
             // A damaged header can claim any frame rate; frame gaps then use the usual default.
-            var fps = probe.video?.frameRate
-            if let rate = fps, !(1...1000).contains(rate) {
+            let fps = FrameTiming.plausible(probe.video?.frameRate)
+            if let rate = probe.video?.frameRate, fps == nil {
                 result.warnings.append(String(format: "the video claims %g frames per second; caption gaps use %g fps instead", rate, FrameTiming.fallbackRate))
-                fps = nil
             }
             let builder = try CueBuilder(profile: settings.profile, fps: fps, language: plan.language)
             let built = builder.build(words: transcript.words)

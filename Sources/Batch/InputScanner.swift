@@ -40,6 +40,21 @@ public enum InputScanner {
     /// Burned-in outputs carry this before their extension (`talk.captioned.mp4`).
     public static let burnedMarker = ".captioned."
 
+    /// The video a subtitle file was made for: `talk.en.srt` (or `talk.srt`) belongs to a
+    /// `talk.mp4`, `talk.mkv`, … beside it; nil when there is none, or several.
+    public static func video(besideSubtitles subtitles: URL) -> URL? {
+        let folder = subtitles.deletingLastPathComponent()
+        var stem = subtitles.deletingPathExtension()
+        // The player naming convention puts the language between stem and extension.
+        if Language(stem.pathExtension) != nil { stem = stem.deletingPathExtension() }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        let videos = names.filter { name in
+            let url = URL(fileURLWithPath: name)
+            return url.deletingPathExtension().lastPathComponent == stem.lastPathComponent && videoExtensions.contains(url.pathExtension.lowercased())
+        }
+        return videos.count == 1 ? folder.appendingPathComponent(videos[0]) : nil
+    }
+
     public static func scan(_ paths: [String]) -> (inputs: [BatchInput], problems: [ScanProblem]) {
         var scan = Scan()
         for path in paths {

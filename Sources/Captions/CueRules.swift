@@ -7,9 +7,10 @@ public struct CueRules: Sendable {
     public let profile: CaptionProfile
     public let timing: FrameTiming
 
-    public init(profile: CaptionProfile, framesPerSecond: Double?) throws {
+    /// `resolution`: the precision of the times checked, in milliseconds (ASS keeps centiseconds).
+    public init(profile: CaptionProfile, framesPerSecond: Double?, resolution: Double = 1) throws {
         self.profile = profile
-        self.timing = try FrameTiming(framesPerSecond: framesPerSecond, profile: profile)
+        self.timing = try FrameTiming(framesPerSecond: framesPerSecond, profile: profile, resolution: resolution)
     }
 
     /// Shortest duration the builder gives a cue: minimum display time and reading speed.

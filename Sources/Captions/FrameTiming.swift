@@ -1,31 +1,42 @@
 /// Gap rules expressed in frames, converted to the milliseconds subtitle files use.
 ///
-/// Lint tolerates 1 ms of rounding; the builder picks whole milliseconds that pass.
+/// Lint tolerates the rounding of the file's times (1 ms, or 10 ms for ASS's centiseconds); the
+/// builder picks whole milliseconds that pass.
 public struct FrameTiming: Sendable, Equatable {
     /// Frame rate assumed when the video's is unknown.
     public static let fallbackRate = 25.0
+    /// Frame rates taken from a video as given; outside this a header is lying.
+    public static let plausibleRates = 1.0...1000.0
+
+    /// A video's claimed frame rate when it is plausible; nil otherwise (the fallback applies).
+    public static func plausible(_ claimed: Double?) -> Double? {
+        claimed.flatMap { plausibleRates.contains($0) ? $0 : nil }
+    }
 
     public let framesPerSecond: Double
     public let minGapFrames: Double
     public let chainGapFrames: Double
+    /// The precision of the times judged, in milliseconds.
+    public let resolution: Double
 
-    public init(framesPerSecond: Double?, profile: CaptionProfile) throws {
+    public init(framesPerSecond: Double?, profile: CaptionProfile, resolution: Double = 1) throws {
         let rate = framesPerSecond ?? Self.fallbackRate
-        guard rate.isFinite, rate >= 1, rate <= 1000 else { throw CaptionError.invalidFrameRate(rate) }
+        guard rate.isFinite, Self.plausibleRates.contains(rate) else { throw CaptionError.invalidFrameRate(rate) }
         self.framesPerSecond = rate
         self.minGapFrames = profile.minGapFrames
         self.chainGapFrames = profile.chainGapFrames
+        self.resolution = resolution
     }
 
     private var frameMs: Double { 1000 / framesPerSecond }
     private var minGapMs: Double { minGapFrames * frameMs }
     private var chainGapMs: Double { chainGapFrames * frameMs }
 
-    public func isTooShort(gap: Int) -> Bool { Double(gap) < minGapMs - 1 }
+    public func isTooShort(gap: Int) -> Bool { Double(gap) < minGapMs - resolution }
 
     /// A gap short enough that it should have been closed up to the minimum.
     public func isUnchained(gap: Int) -> Bool {
-        Double(gap) > minGapMs + 1 && Double(gap) <= chainGapMs
+        Double(gap) > minGapMs + resolution && Double(gap) <= chainGapMs
     }
 
     /// The gap the builder leaves between chained cues.

@@ -10,6 +10,8 @@ public enum LintRule: String, Codable, Sendable, CaseIterable, Comparable {
     case overlap = "overlap"
     case gapTooShort = "gap-too-short"
     case unchainedGap = "unchained-gap"
+    /// Only with the video known: a cue that ends after the video does.
+    case beyondVideo = "beyond-video"
 
     public static func < (lhs: LintRule, rhs: LintRule) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

@@ -1,13 +1,16 @@
 import Arguments
+import Batch
 import Captions
 import Foundation
+import Media
 
 let lintCommand = Subcommand(
     spec: Command(
         "lint", summary: "Check SRT, WebVTT or ASS files from any tool against a caption profile; exit 1 on any violation.",
-        usage: "FILE... [--profile NAME|FILE] [--fps N]",
+        usage: "FILE... [--video VIDEO] [--profile NAME|FILE] [--fps N]",
         options: [Option("profile", value: "NAME|FILE", help: "netflix-en (default), bbc, dcmp, or a JSON profile file"),
-                  Option("fps", value: "N", help: "video frame rate for frame-based gaps (default: 25)")],
+                  Option("video", value: "VIDEO", help: "the video the captions are for: its frame rate and duration (default: the video of the same name beside each file)"),
+                  Option("fps", value: "N", help: "frame rate for frame-based gaps (default: the video's, else 25)")],
         minPositionals: 1)
 ) { args in
     let profile = try Lint.profile(named: args.value("profile") ?? CaptionProfile.defaultName)
@@ -18,7 +21,12 @@ let lintCommand = Subcommand(
     var failed = false
     for path in args.positionals {
         do {
-            let report = try Lint.check(fileAt: URL(fileURLWithPath: path), profile: profile, fps: fps)
+            let subtitles = URL(fileURLWithPath: path)
+            let video = try (args.value("video").map { URL(fileURLWithPath: $0) } ?? InputScanner.video(besideSubtitles: subtitles)).map { url in
+                let probe = try MediaProbe(path: url.path)
+                return LintVideo(name: url.lastPathComponent, framesPerSecond: probe.video?.frameRate, duration: probe.duration)
+            }
+            let report = try Lint.check(fileAt: subtitles, profile: profile, fps: fps, video: video)
             print("\(path):\n\(report.formatted)")
             failed = failed || !report.passed
         } catch {

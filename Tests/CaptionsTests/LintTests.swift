@@ -69,6 +69,15 @@ import Testing
         #expect(throws: CaptionError.invalidFrameRate(0)) { try CueRules(profile: .netflixEnglish, framesPerSecond: 0) }
     }
 
+    @Test func centisecondTimesAreJudgedToTheirPrecision() throws {
+        // Two frames at 24 fps are 83.3 ms; ASS can write 80 or 90 ms, and 80 is the chained gap there.
+        let written = [Cue(start: 0, end: 1000, lines: ["One."]), Cue(start: 1080, end: 2000, lines: ["Two."])]
+        #expect(try CueRules(profile: .netflixEnglish, framesPerSecond: 24, resolution: 10).violations(in: written).isEmpty)
+        #expect(try CueRules(profile: .netflixEnglish, framesPerSecond: 24).violations(in: written).map(\.rule) == [.gapTooShort])
+        let tooClose = [written[0], Cue(start: 1070, end: 2000, lines: ["Two."])]
+        #expect(try CueRules(profile: .netflixEnglish, framesPerSecond: 24, resolution: 10).violations(in: tooClose).map(\.rule) == [.gapTooShort])
+    }
+
     @Test func profileLookupAndFiles() throws {
         #expect(try Lint.profile(named: "BBC") == .bbc)
         #expect(throws: ProfileError.unknown(name: "nope", available: ["netflix-en", "bbc", "dcmp"])) { try Lint.profile(named: "nope") }
