@@ -102,7 +102,7 @@ public struct CueBuilder: Sendable {
             var speechEnd = words[start].end
             for end in (start + 1)...n {
                 let last = words[end - 1]
-                if end - 1 > start && last.start - words[end - 2].end >= Int(profile.pauseBreak) { break }
+                if end - 1 > start && last.start - words[end - 2].end >= Int(profile.pauseBreak) && !holdsAcrossPause(words, end - 2) { break }
                 let units = TextUnit.units(of: words[start..<end].map(\.word.text))
                 speechEnd = max(speechEnd, last.end)
                 let text = [TextUnit.join(units[...])]
@@ -143,11 +143,22 @@ public struct CueBuilder: Sendable {
         return cost
     }
 
+    /// Whether a cue may run on over a long pause after this word: a cue ending on "the" or "and"
+    /// leaves the reader waiting for the rest of the phrase, and a pause after it is hesitation.
+    private func holdsAcrossPause(_ words: [TimedWord], _ index: Int) -> Bool {
+        let text = words[index].word.text
+        return lineBreaker.english && !Punctuation.endsClause(text) && EnglishBreakRules.leavesPhraseOpen.contains(EnglishBreakRules.normalised(text))
+            && index + 1 < words.count && Double(words[index + 1].start - words[index].end) < profile.pauseBreak * 3
+    }
+
     private func boundaryCost(after index: Int, in words: [TimedWord]) -> Double {
         let text = words[index].word.text
         let pause = words[index + 1].start - words[index].end
-        if Punctuation.endsSentence(text) || Double(pause) >= profile.pauseBreak { return 0 }
-        var cost = Punctuation.endsClause(text) ? 3.0 : 12.0
+        if Punctuation.endsSentence(text) { return 0 }
+        if holdsAcrossPause(words, index) { return 20 }
+        if Double(pause) >= profile.pauseBreak { return 0 }
+        let endsClause = Punctuation.endsClause(text)
+        var cost = endsClause ? 3.0 : 12.0
         if pause >= 100 { cost = min(cost, max(1, 10 - Double(pause) / 40)) }
         if lineBreaker.english && cost >= 12 {
             if EnglishBreakRules.startsPhrase.contains(EnglishBreakRules.normalised(words[index + 1].word.text)) { cost = 8 }

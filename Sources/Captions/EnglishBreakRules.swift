@@ -27,6 +27,18 @@ enum EnglishBreakRules {
         "around", "behind", "beyond", "by", "like", "since", "until", "upon", "within",
     ]
 
+    /// Words a cue should not end on, pause or not: articles, determiners and possessives wait
+    /// for their noun, prepositions and conjunctions for the phrase or clause they open.
+    static let leavesPhraseOpen: Set<String> = [
+        "a", "an", "the", "this", "that", "these", "those", "my", "your", "his", "her", "its", "our", "their",
+        "some", "any", "no", "every", "each",
+        "of", "in", "on", "at", "for", "with", "without", "from", "to", "into", "onto", "about", "over", "under",
+        "after", "before", "between", "through", "during", "against", "across", "around", "behind", "beyond",
+        "by", "like", "since", "until", "upon", "within", "than", "as",
+        "and", "but", "or", "nor", "so", "yet", "because", "although", "though", "while", "whereas",
+        "if", "unless", "when", "where", "which", "who", "whom", "whose",
+    ]
+
     static func normalised(_ text: String) -> String {
         let text = text.lowercased().replacingOccurrences(of: "\u{2019}", with: "'")
         return String(text.unicodeScalars.filter { $0 == "'" || !CharacterSet.punctuationSet.contains($0) })
