@@ -147,7 +147,7 @@ public struct CueBuilder: Sendable {
     /// leaves the reader waiting for the rest of the phrase, and a pause after it is hesitation.
     private func holdsAcrossPause(_ words: [TimedWord], _ index: Int) -> Bool {
         let text = words[index].word.text
-        return lineBreaker.english && !Punctuation.endsClause(text) && EnglishBreakRules.leavesPhraseOpen.contains(EnglishBreakRules.normalised(text))
+        return lineBreaker.english && EnglishBreakRules.leavesPhraseOpen(text)
             && index + 1 < words.count && Double(words[index + 1].start - words[index].end) < profile.pauseBreak * 3
     }
 

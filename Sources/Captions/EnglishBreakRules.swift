@@ -29,7 +29,7 @@ enum EnglishBreakRules {
 
     /// Words a cue should not end on, pause or not: articles, determiners and possessives wait
     /// for their noun, prepositions and conjunctions for the phrase or clause they open.
-    static let leavesPhraseOpen: Set<String> = [
+    static let phraseOpeners: Set<String> = [
         "a", "an", "the", "this", "that", "these", "those", "my", "your", "his", "her", "its", "our", "their",
         "some", "any", "no", "every", "each",
         "of", "in", "on", "at", "for", "with", "without", "from", "to", "into", "onto", "about", "over", "under",
@@ -38,6 +38,12 @@ enum EnglishBreakRules {
         "and", "but", "or", "nor", "so", "yet", "because", "although", "though", "while", "whereas",
         "if", "unless", "when", "where", "which", "who", "whom", "whose",
     ]
+
+    /// Whether a cue or line ending on `text` leaves the reader waiting: a phrase opener with no
+    /// punctuation after it.
+    static func leavesPhraseOpen(_ text: String) -> Bool {
+        !Punctuation.endsSentence(text) && !Punctuation.endsClause(text) && phraseOpeners.contains(normalised(text))
+    }
 
     static func normalised(_ text: String) -> String {
         let text = text.lowercased().replacingOccurrences(of: "\u{2019}", with: "'")

@@ -62,9 +62,26 @@ public enum Lint {
             violations = (violations + beyond(duration: duration, cues: document.cues, frameMs: 1000 / rules.timing.framesPerSecond))
                 .enumerated().sorted { ($0.element.cue, $0.offset) < ($1.element.cue, $1.offset) }.map(\.element)
         }
-        let quality = QualityReport(cues: document.cues, words: [], rules: rules, lowConfidenceThreshold: Confidence.defaultThreshold)
+        var quality = QualityReport(cues: document.cues, words: [], rules: rules, lowConfidenceThreshold: Confidence.defaultThreshold)
+        // English unless the file's name says another language (`talk.de.srt`).
+        if Language(url.deletingPathExtension().pathExtension).map({ $0 == .english }) ?? true {
+            quality.warnings += phraseSplits(document.cues)
+        }
         return LintReport(file: url, document: document, profile: profile, video: video, framesPerSecond: rules.timing.framesPerSecond,
                           violations: violations, quality: quality)
+    }
+
+    /// Cue and line ends that leave an English phrase open. Said, not counted as violations: a
+    /// cue too long for any other break may need one.
+    static func phraseSplits(_ cues: [Cue]) -> [QualityReport.Warning] {
+        cues.enumerated().flatMap { index, cue in
+            cue.lines.enumerated().compactMap { number, line -> QualityReport.Warning? in
+                guard let last = line.split(separator: " ").last.map(String.init), EnglishBreakRules.leavesPhraseOpen(last) else { return nil }
+                let place = number == cue.lines.count - 1 ? "the cue" : "line \(number + 1)"
+                return QualityReport.Warning(kind: .phraseSplit, cue: index + 1,
+                                             message: "\(place) ends on \u{201C}\(last)\u{201D}, leaving its phrase to what follows")
+            }
+        }
     }
 
     /// Cues that end more than a frame after the video: shown over nothing, or never.

@@ -15,6 +15,8 @@ public struct QualityReport: Codable, Sendable, Equatable {
             case repeatedLine = "repeated-line"
             /// A long cue with little text: typical of text invented over silence or music.
             case sparseLongCue = "sparse-long-cue"
+            /// An English cue or line that ends on a word leaning on the next ("…the", "…and").
+            case phraseSplit = "phrase-split"
         }
         public var kind: Kind
         public var cue: Int

@@ -108,3 +108,33 @@ import Testing
         #expect(report.summary.contains("low-confidence words: 25.0%"))
     }
 }
+
+@Suite struct PhraseSplitLintTests {
+    @Test func cueAndLineEndsLeavingAnEnglishPhraseOpenAreSaidNotCounted() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("capforge-phrase-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let srt = """
+            1
+            00:00:01,000 --> 00:00:03,000
+            A caption is rarely a
+
+            2
+            00:00:03,500 --> 00:00:07,000
+            good read when it breaks and
+            then goes on. Or so, they say.
+
+            """
+        let english = folder.appendingPathComponent("talk.en.srt"), german = folder.appendingPathComponent("talk.de.srt")
+        for url in [english, german] { try srt.write(to: url, atomically: true, encoding: .utf8) }
+        let report = try Lint.check(fileAt: english, fps: 25)
+        let splits = report.quality.warnings.filter { $0.kind == .phraseSplit }
+        #expect(splits.map(\.cue) == [1, 2])
+        #expect(splits.map(\.message) == ["the cue ends on \u{201C}a\u{201D}, leaving its phrase to what follows",
+                                          "line 1 ends on \u{201C}and\u{201D}, leaving its phrase to what follows"])
+        #expect(report.formatted.contains("warning: cue 1: the cue ends on"))
+        // Warnings, not violations: they do not fail the file.
+        #expect(report.passed, "\(report.formatted)")
+        #expect(try Lint.check(fileAt: german, fps: 25).quality.warnings.allSatisfy { $0.kind != .phraseSplit })
+    }
+}
