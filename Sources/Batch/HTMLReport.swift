@@ -4,7 +4,8 @@ import Foundation
 /// A self-contained HTML page: the summary table and, per file, a timeline of speech chunks
 /// and cues coloured by tier and confidence. People would rather look than read.
 public enum HTMLReport {
-    public static func render(_ results: [FileResult], generated: Date = Date()) -> String {
+    /// `warnings`: what limited the whole run (a missing engine library, a broken model), shown above the table.
+    public static func render(_ results: [FileResult], warnings: [String] = [], generated: Date = Date()) -> String {
         var html = """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><title>Capforge report</title>
@@ -19,6 +20,7 @@ public enum HTMLReport {
             </style></head><body>
             <h1>Capforge report</h1>
             <p>Generated \(escape(ISO8601DateFormatter().string(from: generated))).</p>
+            \(warnings.map { "<p class=\"basic\">warning: \(escape($0))</p>" }.joined(separator: "\n"))
             <table><tr><th>file</th><th>duration</th><th>language</th><th>tier</th><th>model</th><th>words</th><th>low conf.</th><th>cues</th><th>rule breaks</th><th>time</th><th>status</th></tr>
 
             """

@@ -214,13 +214,14 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
     // What the scan could not look at fails like a file, in the summary and the report.
     let results = processed + problems.map(\.failedResult)
     let seconds = results.reduce(0) { $0 + $1.seconds }
+    let runWarnings = startupWarnings(engines, store: store)
     if !args.flag("json") {
         print(Summary.table(results, interrupted: interrupted, seconds: seconds))
-        for warning in startupWarnings(engines, store: store) { print("warning: \(warning)") }
+        for warning in runWarnings { print("warning: \(warning)") }
     }
     if let report = args.value("report") {
         let url = URL(fileURLWithPath: report)
-        try AtomicFile.write(HTMLReport.render(results), to: url, policy: namedOutputPolicy(url, args: args).protecting(inputs.map(\.url.path)))
+        try AtomicFile.write(HTMLReport.render(results, warnings: runWarnings), to: url, policy: namedOutputPolicy(url, args: args).protecting(inputs.map(\.url.path)))
     }
     if interrupted { return Interrupts.exitCode }
     return results.contains { $0.status == .failed } ? ExitCode.failure : ExitCode.success

@@ -22,4 +22,10 @@ import Testing
         #expect(lines == ["  talk.mp4: language en (stream-tag), tier modern (tiny.en, cross-checked by base)",
                           "  talk.mp4: language ko (detected), tier basic"])
     }
+
+    @Test func theReportCarriesWhatLimitedTheWholeRun() {
+        let html = HTMLReport.render([], warnings: ["the libwhisper library is not available: <libwhisper.so.1>"])
+        #expect(html.contains("<p class=\"basic\">warning: the libwhisper library is not available: &lt;libwhisper.so.1&gt;</p>"))
+        #expect(!HTMLReport.render([]).contains("warning:"))
+    }
 }
