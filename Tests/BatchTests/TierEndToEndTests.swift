@@ -17,6 +17,36 @@ struct TierEndToEndTests {
         return folder
     }
 
+    /// `models import --type q8_0` writes a quantized model that `models list` shows with its
+    /// type and that captions like the f16 one; a type whisper.cpp's loader would not take from
+    /// this importer is refused before any work.
+    @Test func aQuantizedImportIsListedWithItsTypeAndCaptions() throws {
+        let models = try scratchFolder("models-q8")
+        let folder = try scratchFolder("q8")
+        defer {
+            try? FileManager.default.removeItem(at: models)
+            try? FileManager.default.removeItem(at: folder)
+        }
+        try copyFixture("librivox-0880.mkv", to: folder)
+        var cli = CLI()
+        cli.environment["CAPFORGE_MODELS"] = models.path
+        let ct2 = CLI.repo.appendingPathComponent(".deps/ct2/tiny.en").path
+
+        let refused = try cli.run(["models", "import", ct2, "--type", "q4_0"])
+        #expect(refused.status == 2 && refused.stderr.contains("expected one of f16, q8_0, q5_0"), "\(refused.stderr)")
+        let imported = try cli.run(["models", "import", ct2, "--type", "q8_0"], timeout: 180)
+        #expect(imported.status == 0 && imported.stdout.contains("imported tiny.en-q8_0:") && imported.stdout.contains("q8_0, sha256"), "\(imported.stdout)\(imported.stderr)")
+        let listed = try cli.run(["models", "list"])
+        #expect(listed.stdout.contains("whisper  tiny.en-q8_0  ggml-tiny.en-q8_0.bin  43.6 MB  q8_0  English-only"), "\(listed.stdout)")
+
+        let run = try cli.run(["caption", folder.path, "--formats", "json", "--out", folder.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("librivox-0880.en.json"))) as! [String: Any]
+        let text = (json["words"] as! [[String: Any]]).map { $0["text"] as! String }.joined(separator: " ")
+        #expect(text.lowercased().contains("young man"), "\(text)")
+        #expect(run.stderr.contains("tiny.en-q8_0") || run.stdout.contains("tiny.en-q8_0"), "the tier line names the model: \(run.stdout)\(run.stderr)")
+    }
+
     @Test func koreanResolvesBasicAndEveryOutputSaysSo() throws {
         let models = try englishWhisperAndKoreanVosk()
         let folder = try scratchFolder("korean")

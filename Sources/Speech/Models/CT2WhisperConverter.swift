@@ -1,25 +1,27 @@
 import Foundation
 
-/// Converts a CTranslate2 (faster-whisper) Whisper model folder into whisper.cpp's ggml format,
-/// float16 weights with float32 norms, biases and positional embeddings.
+/// Converts a CTranslate2 (faster-whisper) Whisper model folder into whisper.cpp's ggml format:
+/// 2-D weight matrices in `weights`, convolution kernels in float16, norms, biases and
+/// positional embeddings in float32.
 public enum CT2WhisperConverter {
     /// The ggml file's bytes for the model in `directory`; the same input always gives the
     /// same bytes.
-    public static func convert(directory: URL) throws -> Data {
+    public static func convert(directory: URL, weights: WeightEncoding = .f16) throws -> Data {
         let model = try CT2Model(data: try readModelBinary(directory), path: directory.path)
         guard model.spec == "WhisperSpec" else {
             throw ModelImportError.unsupported(path: directory.path, reason: "it holds a \(model.spec), not a Whisper model")
         }
         let vocabularyURL = directory.appendingPathComponent("vocabulary.txt")
         let tokens = try ByteLevelVocabulary.tokens(fromVocabularyFile: try read(vocabularyURL), path: vocabularyURL.path)
-        let hparams = try hyperparameters(of: model)
+        var hparams = try hyperparameters(of: model)
+        hparams.fileType = weights.fileType
 
         var writer = GGMLWriter()
         writer.header(hparams)
         writer.melFilters(MelFilterbank.weights(melCount: hparams.melCount), melCount: hparams.melCount)
         writer.vocabulary(tokens)
         for plan in tensorPlans(encoderLayers: hparams.audioLayers, decoderLayers: hparams.textLayers) {
-            try write(plan, from: model, into: &writer)
+            try write(plan, from: model, weights: weights, into: &writer)
         }
         return writer.data
     }
@@ -53,7 +55,7 @@ public enum CT2WhisperConverter {
             melCount: conv1[1], fileType: 1)
     }
 
-    private static func write(_ plan: TensorPlan, from model: CT2Model, into writer: inout GGMLWriter) throws {
+    private static func write(_ plan: TensorPlan, from model: CT2Model, weights: WeightEncoding, into writer: inout GGMLWriter) throws {
         var variable = try model.variable(plan.source)
         var scales = try model.variables[scaleName(of: plan.source)].map {
             try $0.floatValues(rowScales: nil, path: model.path)
@@ -63,7 +65,9 @@ public enum CT2WhisperConverter {
             scales = scales.map { s in Array(s[split.part * s.count / split.parts ..< (split.part + 1) * s.count / split.parts]) }
         }
         let shape = plan.asColumn ? variable.shape + [1] : variable.shape
-        let type: GGMLTensorType = plan.forceFloat32 || shape.count < 2 ? .float32 : .float16
+        // whisper.cpp creates every 2-D weight in the file's weight type and the 3-D
+        // convolution kernels in float16, whatever the file type.
+        let type: GGMLTensorType = plan.forceFloat32 || shape.count < 2 ? .float32 : shape.count == 2 ? weights.tensorType : .float16
         writer.tensor(name: plan.name, shape: shape, type: type,
                       payload: try variable.encoded(as: type, rowScales: scales, path: model.path))
     }

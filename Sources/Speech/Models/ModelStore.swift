@@ -9,6 +9,8 @@ public struct InstalledModel: Sendable, Equatable {
     public var url: URL
     public var sizeBytes: Int64
     public var isEnglishOnly: Bool
+    /// How the weights are stored: "f16", "q8_0", … (empty for a broken file).
+    public var weightType: String
     /// ISO 639-1 codes the model recognises.
     public var languages: [Language]
     /// Hex SHA-256 of the file; nil when listed without digests (hashing reads the whole file).
@@ -82,15 +84,17 @@ public struct ModelStore: Sendable {
     }
 
     /// Converts the CTranslate2 Whisper model in `source` into `ggml-<name>.bin` here, replacing
-    /// any model of that name. `name` defaults to the source folder's name.
+    /// any model of that name. `name` defaults to the source folder's name, followed by the
+    /// weight type when it is not f16 ("tiny.en-q8_0", whisper.cpp's naming).
     @discardableResult
-    public func importCT2(from source: URL, name: String? = nil, digest: Bool = true) throws -> InstalledModel {
-        let name = name ?? source.standardizedFileURL.lastPathComponent
+    public func importCT2(from source: URL, name: String? = nil, weights: WeightEncoding = .f16, digest: Bool = true) throws -> InstalledModel {
+        let folder = source.standardizedFileURL.lastPathComponent
+        let name = name ?? (weights == .f16 ? folder : "\(folder)-\(weights.rawValue)")
         guard !name.isEmpty, !name.contains("/") else {
             throw ModelImportError.unsupported(path: source.path, reason: "'\(name)' is not a usable model name")
         }
         let target = url(forModelNamed: name)
-        try AtomicFile.write(try CT2WhisperConverter.convert(directory: source), to: target, policy: .capforgeState)
+        try AtomicFile.write(try CT2WhisperConverter.convert(directory: source, weights: weights), to: target, policy: .capforgeState)
         return try describe(modelAt: target, digest: digest)
     }
 
@@ -102,7 +106,7 @@ public struct ModelStore: Sendable {
         } catch SpeechError.modelInvalid(_, let reason) {
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
             return InstalledModel(engine: WhisperEngine.engineName, name: Self.modelName(ofFile: url.lastPathComponent), url: url, sizeBytes: size,
-                                  isEnglishOnly: false, languages: [], sha256: nil, problem: reason)
+                                  isEnglishOnly: false, weightType: "", languages: [], sha256: nil, problem: reason)
         }
     }
 
@@ -110,7 +114,7 @@ public struct ModelStore: Sendable {
         let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
         return InstalledModel(
             engine: WhisperEngine.engineName, name: modelName(ofFile: url.lastPathComponent), url: url, sizeBytes: size,
-            isEnglishOnly: !hparams.isMultilingual,
+            isEnglishOnly: !hparams.isMultilingual, weightType: WeightEncoding.name(ofFileType: hparams.fileType),
             languages: hparams.isMultilingual ? WhisperLanguages.supported(byVocabularySize: hparams.vocabularySize) : [.english],
             sha256: digest ? try Self.digest(of: url, size: size) : nil)
     }

@@ -54,7 +54,7 @@ import Testing
         #expect(junk.problem == "it is not a ggml Whisper model" && junk.languages.isEmpty)
         #expect(imported.engine == "whisper" && imported.name == "tiny.en")
         #expect(imported.url == store.url(forModelNamed: "tiny.en"))
-        #expect(imported.isEnglishOnly && imported.languages == [.english])
+        #expect(imported.isEnglishOnly && imported.languages == [.english] && imported.weightType == "f16")
         let bytes = try Data(contentsOf: imported.url)
         #expect(imported.sizeBytes == Int64(bytes.count))
         #expect(bytes == (try Data(contentsOf: try WhisperFixtures.tinyEnModel.get())))

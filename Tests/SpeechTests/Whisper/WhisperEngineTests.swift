@@ -5,17 +5,18 @@ import TestSupport
 @testable import Speech
 
 @Suite(.serialized) struct WhisperEngineTests {
-    /// Greedy (the default) and beam search (`--beam 5`) alike.
-    @Test(arguments: [1, 5])
-    func librivoxClipsTranscribeWithinTenPercentWER(beam: Int) throws {
-        let engine = beam == 1 ? try WhisperFixtures.tinyEnEngine.get()
-            : try WhisperEngine(modelPath: try WhisperFixtures.tinyEnModel.get().path, options: WhisperOptions(beamSize: beam))
+    /// Greedy (the default) and beam search (`--beam 5`) alike, and q8_0 weights as f16 ones.
+    @Test(arguments: [(1, WeightEncoding.f16), (5, .f16), (1, .q8_0)])
+    func librivoxClipsTranscribeWithinTenPercentWER(beam: Int, weights: WeightEncoding) throws {
+        let engine = beam == 1 && weights == .f16 ? try WhisperFixtures.tinyEnEngine.get()
+            : try WhisperEngine(modelPath: try (weights == .q8_0 ? WhisperFixtures.tinyEnQ8Model : WhisperFixtures.tinyEnModel).get().path,
+                                options: WhisperOptions(beamSize: beam))
         var edits = 0, total = 0
         for clip in try WhisperFixtures.librivoxClips() {
             let result = try engine.transcribeDetailed(clip.audio, language: .english, cancellation: Cancellation())
             let hypothesis = result.words.map(\.text).joined(separator: " ")
             let wer = WER.errors(reference: clip.reference, hypothesis: hypothesis)
-            print("whisper beam \(beam) \(clip.name): \(wer.edits)/\(wer.words) in \(String(format: "%.2f", result.seconds)) s: \(hypothesis)")
+            print("whisper \(weights) beam \(beam) \(clip.name): \(wer.edits)/\(wer.words) in \(String(format: "%.2f", result.seconds)) s: \(hypothesis)")
             edits += wer.edits
             total += wer.words
             #expect(result.language.code == "en")
@@ -24,7 +25,7 @@ import TestSupport
             #expect(result.words.allSatisfy { $0.evidence != nil && (0...1).contains($0.confidence) })
         }
         let overall = Double(edits) / Double(total)
-        print("whisper beam \(beam) librivox overall WER \(edits)/\(total) = \(String(format: "%.3f", overall))")
+        print("whisper \(weights) beam \(beam) librivox overall WER \(edits)/\(total) = \(String(format: "%.3f", overall))")
         #expect(overall <= 0.10)
     }
 

@@ -17,12 +17,18 @@ enum WhisperFixtures {
     /// The converted tiny.en, written on first use so the suite converts it at most once.
     static let tinyEnModel: Result<URL, Error> = Result { try converted(ct2TinyEn, cachedAt: cachedModel) }
 
+    /// tiny.en with q8_0 weights (`capforge models import --type q8_0`), cached likewise but
+    /// outside the models folder, where it would join the models the end-to-end tests choose from.
+    static let tinyEnQ8Model: Result<URL, Error> = Result {
+        try converted(ct2TinyEn, cachedAt: repositoryRoot.appendingPathComponent(".deps/test-models/ggml-tiny.en-q8_0.bin"), weights: .q8_0)
+    }
+
     /// The multilingual base (Scripts/setup --with-base), converted once and cached likewise.
     static let baseModel: Result<URL, Error> = Result { try converted(ct2Base, cachedAt: cachedBaseModel) }
 
-    private static func converted(_ ct2: URL, cachedAt cache: URL) throws -> URL {
+    private static func converted(_ ct2: URL, cachedAt cache: URL, weights: WeightEncoding = .f16) throws -> URL {
         if !FileManager.default.fileExists(atPath: cache.path) {
-            try AtomicFile.write(try CT2WhisperConverter.convert(directory: ct2), to: cache, policy: .capforgeState)
+            try AtomicFile.write(try CT2WhisperConverter.convert(directory: ct2, weights: weights), to: cache, policy: .capforgeState)
         }
         return cache
     }
