@@ -27,9 +27,24 @@ public struct WhisperOptions: Sendable, Equatable {
     /// one, a single thread is the safe choice.
     public static func recommendedThreads(
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        cores: Int = ProcessInfo.processInfo.activeProcessorCount
+        cores: Int = usableCores()
     ) -> Int {
         let spinBounded = environment["GOMP_SPINCOUNT"] != nil || environment["OMP_WAIT_POLICY"] != nil
         return spinBounded ? max(1, min(4, cores)) : 1
+    }
+
+    /// The cores this process may run on: a `taskset` or a container's CPU set can be fewer
+    /// than the machine has, and two spinning threads on one core take turns at every barrier.
+    /// (Foundation counts the machine's; the kernel's list for this thread says which it may use.)
+    public static func usableCores() -> Int {
+        let machine = ProcessInfo.processInfo.activeProcessorCount
+        guard let status = try? String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed_list:") }) else { return machine }
+        // "0-3,8,10-11"
+        let allowed = line.dropFirst("Cpus_allowed_list:".count).split(separator: ",").reduce(0) { count, item in
+            let bounds = item.trimmingCharacters(in: .whitespaces).split(separator: "-").compactMap { Int($0) }
+            return count + (bounds.count == 2 ? bounds[1] - bounds[0] + 1 : bounds.count)
+        }
+        return allowed > 0 ? min(allowed, machine) : machine
     }
 }
