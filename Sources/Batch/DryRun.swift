@@ -6,7 +6,8 @@ import Speech
 /// `--dry-run`: each file with its resolved language and tier and an estimated time, without
 /// transcribing anything.
 public enum DryRun {
-    public static func listing(_ inputs: [BatchInput], pipeline: CaptionPipeline) -> String {
+    /// `force`: current files are redone, so they count as work.
+    public static func listing(_ inputs: [BatchInput], pipeline: CaptionPipeline, force: Bool = false) -> String {
         var lines: [String] = []
         var total = 0.0
         var anyMeasured = false
@@ -36,8 +37,10 @@ public enum DryRun {
             let (factor, measured) = history.factor(plan?.mode ?? .modern, crossChecked: plan.map(pipeline.isCrossChecked) ?? false)
             anyMeasured = anyMeasured || measured
             let estimate = (probe.duration ?? 0) * factor
-            total += estimate
-            let current = pipeline.currentResult(input) != nil ? "  (current: would be skipped)" : ""
+            let skipped = !force && pipeline.currentResult(input) != nil
+            // A file that would be skipped costs nothing; its estimate is shown all the same.
+            if !skipped { total += estimate }
+            let current = skipped ? "  (current: would be skipped)" : pipeline.currentResult(input) != nil ? "  (current, redone: --force)" : ""
             lines.append("\(Format.terminalSafe(input.relativePath)): \(probe.duration.map(Format.duration) ?? "?"), language \(language), tier \(tier), about \(Format.seconds(estimate))\(current)")
         }
         lines.append("\(inputs.count) file(s), estimated \(Format.duration(total)) of work (\(anyMeasured ? "from this machine's history" : "default speeds; no history yet"))")

@@ -35,8 +35,12 @@ public struct ScanProblem: Sendable, Equatable, CustomStringConvertible {
 /// and folder is taken once (a link loop ends there); names are compared byte for byte, so
 /// `café` spelled NFC and NFD are two files. What cannot be looked at is reported, never skipped.
 public enum InputScanner {
-    public static let videoExtensions: Set<String> = ["mp4", "m4v", "mkv", "mov", "webm", "avi", "wmv", "flv", "mpg", "mpeg", "ts", "mts", "m2ts", "3gp", "ogv"]
-    public static let audioExtensions: Set<String> = ["mp3", "m4a", "aac", "wav", "flac", "ogg", "oga", "opus", "wma"]
+    public static let videoExtensions: Set<String> = ["mp4", "m4v", "mkv", "mov", "webm", "avi", "wmv", "flv", "mpg", "mpeg", "ts", "mts", "m2ts", "3gp", "ogv",
+                                                      "mxf", "vob", "asf", "f4v", "dv", "rm", "rmvb"]
+    public static let audioExtensions: Set<String> = ["mp3", "m4a", "aac", "wav", "flac", "ogg", "oga", "opus", "wma",
+                                                      "aif", "aiff", "aifc", "caf", "mka", "amr", "ac3", "au", "wv"]
+    /// What Capforge writes beside the media: never counted as skipped media.
+    static let outputExtensions: Set<String> = ["srt", "ass", "vtt", "json", "html"]
     /// Burned-in outputs carry this before their extension (`talk.captioned.mp4`).
     public static let burnedMarker = ".captioned."
 
@@ -55,8 +59,11 @@ public enum InputScanner {
         return videos.count == 1 ? folder.appendingPathComponent(videos[0]) : nil
     }
 
-    public static func scan(_ paths: [String]) -> (inputs: [BatchInput], problems: [ScanProblem]) {
-        var scan = Scan()
+    /// The media files under `paths`; `alsoExtensions` are taken in folders too. `skipped`
+    /// counts, by extension, the other files the folders held (Capforge's own outputs aside).
+    public static func scan(_ paths: [String], alsoExtensions: Set<String> = [])
+        -> (inputs: [BatchInput], problems: [ScanProblem], skipped: [String: Int]) {
+        var scan = Scan(alsoExtensions: Set(alsoExtensions.map { $0.lowercased() }))
         for path in paths {
             let url = URL(fileURLWithPath: path).standardizedFileURL
             var info = stat()
@@ -72,22 +79,32 @@ public enum InputScanner {
                 scan.add(BatchInput(url: url, root: url.deletingLastPathComponent(), relativePath: url.lastPathComponent), info)
             }
         }
-        return (scan.inputs, scan.problems)
+        return (scan.inputs, scan.problems, scan.skipped)
     }
 
-    public static func isCandidate(name: String) -> Bool {
+    public static func isCandidate(name: String, alsoExtensions: Set<String> = []) -> Bool {
         let ext = (name as NSString).pathExtension.lowercased()
-        return !name.hasPrefix(".") && !name.hasSuffix(AtomicFile.partialSuffix) && !name.contains(burnedMarker)
-            && (videoExtensions.contains(ext) || audioExtensions.contains(ext))
+        return isOrdinary(name) && (videoExtensions.contains(ext) || audioExtensions.contains(ext) || alsoExtensions.contains(ext))
+    }
+
+    /// Not hidden, not a temporary, not a burned-in output.
+    static func isOrdinary(_ name: String) -> Bool {
+        !name.hasPrefix(".") && !name.hasSuffix(AtomicFile.partialSuffix) && !name.contains(burnedMarker)
     }
 
 }
 
 private struct Scan {
+    let alsoExtensions: Set<String>
     var inputs: [BatchInput] = []
     var problems: [ScanProblem] = []
+    var skipped: [String: Int] = [:]
     private var seenFiles = Set<FileID>()
     private var seenFolders = Set<FileID>()
+
+    init(alsoExtensions: Set<String>) {
+        self.alsoExtensions = alsoExtensions
+    }
 
     mutating func add(_ input: BatchInput, _ info: stat) {
         // A special file named explicitly has no stable identity to compare: it is kept, once per path.
@@ -118,13 +135,15 @@ private struct Scan {
                 let code = errno
                 // Foundation decodes a name that is not UTF-8 with U+FFFD, so it cannot be opened again.
                 if name.contains("\u{FFFD}") {
-                    if InputScanner.isCandidate(name: name) {
+                    if InputScanner.isCandidate(name: name, alsoExtensions: alsoExtensions) {
                         problems.append(ScanProblem(path: url.path, reason: "the file name is not valid UTF-8 (shown with �); rename the file to caption it"))
                     }
                 } else if code == ENAMETOOLONG {
                     problems.append(ScanProblem(path: url.path, reason: "the path is longer than the system allows (\(PATH_MAX) bytes); move it higher up to caption what is inside"))
                 } else if code == ENOENT, (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil {
-                    if InputScanner.isCandidate(name: name) { problems.append(ScanProblem(path: url.path, reason: "a link to a file that does not exist")) }
+                    if InputScanner.isCandidate(name: name, alsoExtensions: alsoExtensions) {
+                        problems.append(ScanProblem(path: url.path, reason: "a link to a file that does not exist"))
+                    }
                 } else {
                     problems.append(ScanProblem(path: url.path, reason: String(cString: strerror(code))))
                 }
@@ -132,9 +151,11 @@ private struct Scan {
             }
             if entry.st_mode & S_IFMT == S_IFDIR {
                 walk(url, root: root)
-            } else if InputScanner.isCandidate(name: name) {
+            } else if InputScanner.isCandidate(name: name, alsoExtensions: alsoExtensions) {
                 let relative = String(url.path.dropFirst(root.path.count).drop { $0 == "/" })
                 add(BatchInput(url: url, root: root, relativePath: relative), entry)
+            } else if InputScanner.isOrdinary(name), !InputScanner.outputExtensions.contains(url.pathExtension.lowercased()) {
+                skipped[url.pathExtension.lowercased(), default: 0] += 1
             }
         }
     }

@@ -57,12 +57,15 @@ public final class PlainReporter: BatchReporter {
         self.verbose = verbose
     }
 
+    private var resume = ResumeNote()
+
     public func handle(_ event: BatchEvent) {
-        let line: String?
+        var line: String?
         switch event {
         case .batchStarted(let files, let audio):
             line = "capforge: \(files) file(s), \(Format.duration(audio)) of media"
         case .fileStarted(let index, let total, let input, _):
+            resume = ResumeNote()
             line = "[\(index + 1)/\(total)] \(Format.terminalSafe(input.relativePath))"
         case .stage(let input, let stage, _):
             line = verbose ? "  \(Format.terminalSafe(input.relativePath)): \(stage.rawValue)" : nil
@@ -72,13 +75,16 @@ public final class PlainReporter: BatchReporter {
         case .chunk(let input, let progress):
             line = verbose ? "  \(Format.terminalSafe(input.relativePath)): chunk \(progress.chunk + 1)/\(progress.chunkCount) \(progress.record.outcome.rawValue) \(progress.record.tier?.rawValue ?? "")"
                 + progress.verdicts.map { "\n    " + Format.terminalSafe(Format.verdict($0)) }.joined() : nil
+            if let note = resume.note(after: progress) { line = (line.map { $0 + "\n" } ?? "") + "  " + note }
         case .fileFinished(_, let result):
+            let outcome: String
             switch result.status {
-            case .done: line = "  done: \(result.tierLabel), \(result.words ?? 0) words, \(result.cues ?? 0) cues, \(Format.seconds(result.seconds))"
+            case .done: outcome = "  done: \(result.tierLabel), \(result.words ?? 0) words, \(result.cues ?? 0) cues, \(Format.seconds(result.seconds))"
                 + result.warnings.map { "\n  warning: \(Format.terminalSafe($0))" }.joined()
-            case .skipped: line = "  skipped: outputs are current"
-            case .failed: line = "  failed: \(Format.terminalSafe(result.error ?? "unknown error"))"
+            case .skipped: outcome = "  skipped: outputs are current"
+            case .failed: outcome = "  failed: \(Format.terminalSafe(result.error ?? "unknown error"))"
             }
+            line = (resume.noteAtEnd().map { "  \($0)\n" } ?? "") + outcome
         case .batchFinished:
             line = nil
         }
@@ -105,6 +111,7 @@ public final class TerminalReporter: BatchReporter {
     private var tier = ""
     private var began = Date()
     private var linesDrawn = 0
+    private var resume = ResumeNote()
 
     public init(output: FileHandle = .standardError, color: Bool) {
         self.output = output
@@ -124,6 +131,7 @@ public final class TerminalReporter: BatchReporter {
             fraction = 0
             fileShare = 0
             tier = ""
+            resume = ResumeNote()
         case .stage(let input, _, _) where input.relativePath != current:
             // A background burn-in (--jobs 2) of the previous file: the line shows the current one.
             return
@@ -138,11 +146,13 @@ public final class TerminalReporter: BatchReporter {
             fraction = progress.fraction
             fileShare = max(fileShare, progress.fraction)
             if let t = progress.record.tier, !tier.contains(t.rawValue) { tier += "+\(t.rawValue)" }
+            if let note = resume.note(after: progress) { say("  \(Format.terminalSafe(current)): \(note)") }
         case .fileFinished(_, let result):
             doneFiles += 1
             doneSeconds += result.duration ?? currentDuration
             let finishedCurrent = result.relativePath == current
             if finishedCurrent { currentDuration = 0 }
+            if finishedCurrent, let note = resume.noteAtEnd() { say("  \(Format.terminalSafe(current)): \(note)") }
             clear()
             let mark: String
             switch result.status {
@@ -174,6 +184,12 @@ public final class TerminalReporter: BatchReporter {
         linesDrawn = lines.count
     }
 
+    /// A line of its own above the live display.
+    private func say(_ line: String) {
+        clear()
+        output.write(Data((line + "\n").utf8))
+    }
+
     private func clear() {
         guard linesDrawn > 0 else { return }
         output.write(Data(String(repeating: "\u{1B}[1A\u{1B}[2K", count: linesDrawn).utf8))
@@ -182,6 +198,32 @@ public final class TerminalReporter: BatchReporter {
 
     private func paint(_ text: String, _ code: Int) -> String {
         color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}
+
+/// The line that says a file took chunks from the journal of an interrupted run: "resumed from
+/// chunk k/n" when the first chunk heard afresh arrives, or, when every chunk came from the
+/// journal, at the end of the file.
+struct ResumeNote {
+    private var fromJournal = 0
+    private var chunkCount = 0
+    private var said = false
+
+    mutating func note(after progress: ChunkProgress) -> String? {
+        chunkCount = progress.chunkCount
+        if progress.resumed {
+            fromJournal += 1
+            return nil
+        }
+        guard fromJournal > 0, !said else { return nil }
+        said = true
+        return "resumed from chunk \(progress.chunk + 1)/\(progress.chunkCount): \(fromJournal) chunk(s) came from the journal of an interrupted run"
+    }
+
+    mutating func noteAtEnd() -> String? {
+        guard fromJournal > 0, !said else { return nil }
+        said = true
+        return "resumed: all \(chunkCount) chunk(s) came from the journal of an interrupted run"
     }
 }
 

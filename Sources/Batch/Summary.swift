@@ -3,7 +3,9 @@ import Foundation
 
 /// The end-of-run table: one row per file, then totals.
 public enum Summary {
-    public static func table(_ results: [FileResult], interrupted: Bool, seconds: Double) -> String {
+    /// `seconds`: the batch's wall time. `unfinished`: the inputs an interruption left, by
+    /// relative path (a file in progress resumes from its journal on the next run).
+    public static func table(_ results: [FileResult], interrupted: Bool, seconds: Double, unfinished: [String] = []) -> String {
         let header = ["file", "duration", "lang", "tier", "model", "words", "low conf.", "cues", "rule breaks", "time", "status"]
         let rows = results.map { r -> [String] in
             [Format.shortened(Format.terminalSafe(r.relativePath), to: 60), r.duration.map(Format.duration) ?? "-", r.language?.code ?? "-", r.tierLabel, r.modelLabel,
@@ -20,8 +22,12 @@ public enum Summary {
                 i == cells.count - 1 ? pair.0 : pair.0.padding(toLength: pair.1, withPad: " ", startingAt: 0)
             }.joined(separator: "  ")
         }
-        var lines = [render(header), widths.map { String(repeating: "-", count: min($0, 60)) }.joined(separator: "  ")]
-        lines += rows.map(render)
+        var lines: [String] = []
+        if rows.isEmpty {
+            lines.append(interrupted ? "no file finished before the interruption" : "no file")
+        } else {
+            lines = [render(header), widths.map { String(repeating: "-", count: min($0, 60)) }.joined(separator: "  ")] + rows.map(render)
+        }
         let warned = results.filter { !$0.warnings.isEmpty && $0.status != .failed }
         if !warned.isEmpty {
             lines.append("")
@@ -34,8 +40,26 @@ public enum Summary {
         lines.append("")
         var totals = "\(done) captioned, \(skipped) skipped (current), \(failed) failed in \(Format.seconds(seconds))"
         if basic > 0 { totals += "; \(basic) file(s) with basic-quality captions" }
-        if interrupted { totals += "; interrupted: rerun to resume" }
+        if interrupted {
+            totals += "; interrupted: rerun the same command to resume"
+            if !unfinished.isEmpty {
+                let shown = unfinished.prefix(10).map { Format.shortened(Format.terminalSafe($0), to: 60) }.joined(separator: ", ")
+                lines.append("not finished: \(unfinished.count) file(s): \(shown)\(unfinished.count > 10 ? ", …" : "")"
+                             + " (the one in progress keeps its finished chunks)")
+            }
+        }
         lines.append(totals)
         return lines.joined(separator: "\n")
+    }
+
+    /// The warning for files a folder scan left out for their extension, or nil for none.
+    public static func skippedNote(_ skipped: [String: Int]) -> String? {
+        let total = skipped.values.reduce(0, +)
+        guard total > 0 else { return nil }
+        let byCount = skipped.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+        let named = byCount.prefix(8).map { "\($0.key.isEmpty ? "no extension" : "." + Format.terminalSafe($0.key)) \($0.value)" }.joined(separator: ", ")
+        let includable = byCount.map(\.key).filter { !$0.isEmpty }.prefix(8).map(Format.terminalSafe)
+        return "\(total) file(s) in the folders were not captioned, their extension is not one Capforge scans for (\(named)\(byCount.count > 8 ? ", …" : ""))"
+            + (includable.isEmpty ? "; name a file to caption it" : "; name a file to caption it, or add --include-ext \(includable.joined(separator: ","))")
     }
 }

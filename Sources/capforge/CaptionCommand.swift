@@ -8,6 +8,7 @@ import Media
 import Speech
 
 private let batchOptions: [Option] = [
+    Option("include-ext", value: "LIST", help: "also take files with these extensions from folders (comma-separated, e.g. dat,mod)"),
     Option("lang", value: "auto|CODE", help: "spoken language (default auto: stream tag, then detection, then English)"),
     Option("tier", value: "auto|modern|basic|arbitrate", help: "which recogniser tier to use (default auto)"),
     Option("profile", value: "NAME|FILE", help: "caption rules: netflix-en (default), bbc, dcmp, or a JSON profile file"),
@@ -178,7 +179,10 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
         guard let shard = Shard(text) else { throw UsageError.invalidValue(option: "shard", value: text, reason: "use I/N with 1 ≤ I ≤ N, e.g. 2/8") }
         return shard
     }
-    let (found, problems) = InputScanner.scan(args.positionals)
+    let alsoExtensions = Set((args.value("include-ext") ?? "").split(separator: ",").map {
+        String($0.trimmingCharacters(in: .whitespaces).drop { $0 == "." })
+    }.filter { !$0.isEmpty })
+    let (found, problems, skipped) = InputScanner.scan(args.positionals, alsoExtensions: alsoExtensions)
     let inputs = found.filter { shard?.contains($0.relativePath) ?? true }
     for problem in problems { printError("capforge: \(Format.terminalSafe(problem.description))") }
 
@@ -188,7 +192,8 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
     let pipeline = try CaptionPipeline(settings: settings, engines: engines, calibration: MeasuredCalibration.table, layout: layout)
 
     if args.flag("dry-run") {
-        print(DryRun.listing(inputs, pipeline: pipeline))
+        print(DryRun.listing(inputs, pipeline: pipeline, force: args.flag("force")))
+        if let note = Summary.skippedNote(skipped) { print("warning: \(note)") }
         return problems.isEmpty ? ExitCode.success : ExitCode.failure
     }
 
@@ -208,15 +213,18 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
         return n
     } ?? 1
     let runner = BatchRunner(pipeline: pipeline, force: args.flag("force"), jobs: jobs, overwrite: args.flag("overwrite"))
+    var batchSeconds = 0.0
     let (processed, interrupted) = runner.run(inputs, cancellation: cancellation) { event in
+        if case .batchFinished(_, _, let seconds) = event { batchSeconds = seconds }
         if !quiet || args.flag("json") { reporter.handle(event) }
     }
     // What the scan could not look at fails like a file, in the summary and the report.
     let results = processed + problems.map(\.failedResult)
-    let seconds = results.reduce(0) { $0 + $1.seconds }
-    let runWarnings = startupWarnings(engines, store: store)
+    let finished = Set(processed.map(\.path))
+    let unfinished = inputs.filter { !finished.contains($0.url.path) }.map(\.relativePath)
+    let runWarnings = startupWarnings(engines, store: store) + [Summary.skippedNote(skipped)].compactMap { $0 }
     if !args.flag("json") {
-        print(Summary.table(results, interrupted: interrupted, seconds: seconds))
+        print(Summary.table(results, interrupted: interrupted, seconds: batchSeconds, unfinished: unfinished))
         for warning in runWarnings { print("warning: \(warning)") }
     }
     if let report = args.value("report") {

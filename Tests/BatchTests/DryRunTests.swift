@@ -60,4 +60,42 @@ import Testing
         let unknown = try CLI().run(["caption", video, "--model", "tiny", "--dry-run"], timeout: 60)
         #expect(unknown.status != 0 && unknown.stderr.contains("--model takes an installed Whisper model's name (base, tiny.en)"), "\(unknown.stderr)")
     }
+
+    /// Folders give up AIFF and MXF files like any other media; what a scan leaves out for its
+    /// extension is counted in a warning that names the way to take it (`--include-ext`), and
+    /// Capforge's own outputs are not counted.
+    @Test func folderScansTakeAIFFAndMXFAndCountWhatTheyLeaveOut() throws {
+        let folder = try scratchFolder("dry-run-extensions")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = CLI.fixtures.appendingPathComponent("librivox-0880.mkv").path
+        #expect(try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", source, "-vn", folder.appendingPathComponent("reading.aiff").path]) == 0)
+        // MXF holds video first, as broadcast archives do.
+        #expect(try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=black:s=320x240:r=25", "-i", source,
+                                                 "-map", "0:v", "-map", "1:a", "-shortest", "-c:v", "mpeg2video", "-c:a", "pcm_s16le", "-ar", "48000",
+                                                 folder.appendingPathComponent("archive.mxf").path]) == 0)
+        for name in ["notes.pdf", "take1.dat", "take2.dat", "reading.en.srt"] {
+            try Data("x".utf8).write(to: folder.appendingPathComponent(name))
+        }
+        let dry = try CLI().run(["caption", folder.path, "--dry-run"], timeout: 60)
+        #expect(dry.stdout.contains("archive.mxf: 0:0") && dry.stdout.contains("reading.aiff: 0:0"), "\(dry.stdout)")
+        #expect(dry.stdout.contains("2 file(s), estimated"))
+        #expect(dry.stdout.contains("warning: 3 file(s) in the folders were not captioned, their extension is not one Capforge scans for (.dat 2, .pdf 1); name a file to caption it, or add --include-ext dat,pdf"), "\(dry.stdout)")
+        let included = try CLI().run(["caption", folder.path, "--dry-run", "--include-ext", ".DAT"], timeout: 60)
+        #expect(included.stdout.contains("take1.dat: cannot be read") && included.stdout.contains("4 file(s), estimated"), "\(included.stdout)")
+        #expect(included.stdout.contains("warning: 1 file(s) in the folders were not captioned") && included.stdout.contains("(.pdf 1)"))
+    }
+
+    /// `--dry-run --force` says the current file will be redone and counts it as work; without
+    /// `--force` it would be skipped and costs nothing.
+    @Test func aForcedDryRunCountsCurrentFilesAsWork() throws {
+        let folder = try scratchFolder("dry-run-force")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try copyFixture("librivox-0880.mkv", to: folder)
+        #expect(try CLI().run(["caption", folder.path, "--formats", "srt"]).status == 0)
+        let dry = try CLI().run(["caption", folder.path, "--formats", "srt", "--dry-run"], timeout: 60)
+        #expect(dry.stdout.contains("(current: would be skipped)") && dry.stdout.contains("estimated 0:00 of work"), "\(dry.stdout)")
+        let forced = try CLI().run(["caption", folder.path, "--formats", "srt", "--dry-run", "--force"], timeout: 60)
+        #expect(forced.stdout.contains("(current, redone: --force)") && !forced.stdout.contains("would be skipped"), "\(forced.stdout)")
+        #expect(!forced.stdout.contains("estimated 0:00 of work"), "\(forced.stdout)")
+    }
 }

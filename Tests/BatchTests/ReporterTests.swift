@@ -1,6 +1,6 @@
 import CapforgeCore
 import Foundation
-import Speech
+@testable import Speech
 import Testing
 @testable import Batch
 
@@ -27,5 +27,49 @@ import Testing
         let html = HTMLReport.render([], warnings: ["the libwhisper library is not available: <libwhisper.so.1>"])
         #expect(html.contains("<p class=\"basic\">warning: the libwhisper library is not available: &lt;libwhisper.so.1&gt;</p>"))
         #expect(!HTMLReport.render([]).contains("warning:"))
+    }
+
+    /// In text mode a file that takes chunks from an interrupted run's journal says so: from
+    /// which chunk it went on, or that every chunk came from the journal.
+    @Test func aResumedFileSaysFromWhichChunkItWentOn() throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("capforge-reporter-\(UUID().uuidString).log")
+        defer { try? FileManager.default.removeItem(at: log) }
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        let reporter = PlainReporter(output: handle)
+        func file(_ name: String, index: Int, resumed: [Bool]) {
+            let input = BatchInput(url: URL(fileURLWithPath: "/v/\(name)"), root: URL(fileURLWithPath: "/v"), relativePath: name)
+            reporter.handle(.fileStarted(index: index, total: 3, input: input, duration: 60))
+            for (i, fromJournal) in resumed.enumerated() {
+                let record = ChunkRecord(start: Double(i) * 20, end: Double(i + 1) * 20, outcome: .recognised, tier: .modern, engine: "whisper")
+                reporter.handle(.chunk(input: input, progress: ChunkProgress(
+                    chunk: i, chunkCount: resumed.count, fraction: Double(i + 1) / Double(resumed.count), record: record,
+                    verdicts: [], wordsSoFar: 10 * (i + 1), resumed: fromJournal)))
+            }
+            reporter.handle(.fileFinished(index: index, result: FileResult(relativePath: name, path: input.url.path, status: .done)))
+        }
+        file("a.mp4", index: 0, resumed: [true, true, false, false])
+        file("b.mp4", index: 1, resumed: [true, true])
+        file("c.mp4", index: 2, resumed: [false, false])
+        try handle.close()
+        let text = try String(contentsOf: log, encoding: .utf8)
+        let notes = text.split(separator: "\n").filter { $0.contains("resumed") }.map(String.init)
+        #expect(notes == ["  resumed from chunk 3/4: 2 chunk(s) came from the journal of an interrupted run",
+                          "  resumed: all 2 chunk(s) came from the journal of an interrupted run"], "\(text)")
+    }
+
+    /// An interrupted run's summary says what did not finish, and its time is the run's.
+    @Test func anInterruptedSummaryListsWhatDidNotFinish() {
+        let none = Summary.table([], interrupted: true, seconds: 12.34, unfinished: ["talks/a.mp4", "talks/b.mp4"])
+        #expect(none.contains("no file finished before the interruption"))
+        #expect(!none.contains("duration"), "no empty table")
+        #expect(none.contains("not finished: 2 file(s): talks/a.mp4, talks/b.mp4"))
+        #expect(none.contains("0 captioned, 0 skipped (current), 0 failed in 12.3 s; interrupted: rerun the same command to resume"))
+        var done = FileResult(relativePath: "talks/0.mp4", path: "/v/talks/0.mp4", status: .done)
+        done.seconds = 3
+        let some = Summary.table([done], interrupted: true, seconds: 9, unfinished: (1...12).map { "talks/\($0).mp4" })
+        #expect(some.contains("talks/0.mp4") && some.contains("1 captioned"))
+        #expect(some.contains("not finished: 12 file(s): talks/1.mp4, talks/2.mp4") && some.contains("talks/10.mp4, …"))
+        #expect(!Summary.table([done], interrupted: false, seconds: 3).contains("not finished"))
     }
 }
