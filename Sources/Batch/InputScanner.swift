@@ -39,8 +39,15 @@ public enum InputScanner {
                                                       "mxf", "vob", "asf", "f4v", "dv", "rm", "rmvb"]
     public static let audioExtensions: Set<String> = ["mp3", "m4a", "aac", "wav", "flac", "ogg", "oga", "opus", "wma",
                                                       "aif", "aiff", "aifc", "caf", "mka", "amr", "ac3", "au", "wv"]
-    /// What Capforge writes beside the media: never counted as skipped media.
-    static let outputExtensions: Set<String> = ["srt", "ass", "vtt", "json", "html"]
+    /// Files a media folder holds that are plainly not media (Capforge's own outputs, other
+    /// subtitles, documents, images, archives, checksums): a folder scan leaves them out without
+    /// counting them, so the warning about skipped files names only what might be media.
+    static let notMediaExtensions: Set<String> = [
+        "srt", "ass", "ssa", "vtt", "sub", "idx", "sbv", "ttml", "dfxp", "lrc", "json", "html", "htm", "xml",
+        "txt", "md", "pdf", "doc", "docx", "odt", "rtf", "ppt", "pptx", "odp", "key", "xls", "xlsx", "ods", "csv", "tsv",
+        "jpg", "jpeg", "png", "gif", "bmp", "webp", "svg", "tif", "tiff", "heic",
+        "zip", "tar", "gz", "xz", "bz2", "7z", "rar", "nfo", "log", "ini", "yaml", "yml", "sha256", "md5", "url", "db",
+    ]
     /// Burned-in outputs carry this before their extension (`talk.captioned.mp4`).
     public static let burnedMarker = ".captioned."
 
@@ -60,7 +67,7 @@ public enum InputScanner {
     }
 
     /// The media files under `paths`; `alsoExtensions` are taken in folders too. `skipped`
-    /// counts, by extension, the other files the folders held (Capforge's own outputs aside).
+    /// counts, by extension, the other files the folders held that might be media.
     public static func scan(_ paths: [String], alsoExtensions: Set<String> = [])
         -> (inputs: [BatchInput], problems: [ScanProblem], skipped: [String: Int]) {
         var scan = Scan(alsoExtensions: Set(alsoExtensions.map { $0.lowercased() }))
@@ -154,7 +161,7 @@ private struct Scan {
             } else if InputScanner.isCandidate(name: name, alsoExtensions: alsoExtensions) {
                 let relative = String(url.path.dropFirst(root.path.count).drop { $0 == "/" })
                 add(BatchInput(url: url, root: root, relativePath: relative), entry)
-            } else if InputScanner.isOrdinary(name), !InputScanner.outputExtensions.contains(url.pathExtension.lowercased()) {
+            } else if InputScanner.isOrdinary(name), !InputScanner.notMediaExtensions.contains(url.pathExtension.lowercased()) {
                 skipped[url.pathExtension.lowercased(), default: 0] += 1
             }
         }

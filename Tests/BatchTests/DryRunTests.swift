@@ -63,7 +63,7 @@ import Testing
 
     /// Folders give up AIFF and MXF files like any other media; what a scan leaves out for its
     /// extension is counted in a warning that names the way to take it (`--include-ext`), and
-    /// Capforge's own outputs are not counted.
+    /// what is plainly not media (Capforge's outputs, documents) is not counted.
     @Test func folderScansTakeAIFFAndMXFAndCountWhatTheyLeaveOut() throws {
         let folder = try scratchFolder("dry-run-extensions")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -73,16 +73,16 @@ import Testing
         #expect(try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=black:s=320x240:r=25", "-i", source,
                                                  "-map", "0:v", "-map", "1:a", "-shortest", "-c:v", "mpeg2video", "-c:a", "pcm_s16le", "-ar", "48000",
                                                  folder.appendingPathComponent("archive.mxf").path]) == 0)
-        for name in ["notes.pdf", "take1.dat", "take2.dat", "reading.en.srt"] {
+        for name in ["notes.pdf", "take1.dat", "take2.dat", "clip.mod", "reading.en.srt"] {
             try Data("x".utf8).write(to: folder.appendingPathComponent(name))
         }
         let dry = try CLI().run(["caption", folder.path, "--dry-run"], timeout: 60)
         #expect(dry.stdout.contains("archive.mxf: 0:0") && dry.stdout.contains("reading.aiff: 0:0"), "\(dry.stdout)")
         #expect(dry.stdout.contains("2 file(s), estimated"))
-        #expect(dry.stdout.contains("warning: 3 file(s) in the folders were not captioned, their extension is not one Capforge scans for (.dat 2, .pdf 1); name a file to caption it, or add --include-ext dat,pdf"), "\(dry.stdout)")
+        #expect(dry.stdout.contains("warning: 3 file(s) in the folders were not captioned, their extension is not one Capforge scans for (.dat 2, .mod 1); name a file to caption it, or add --include-ext dat,mod"), "\(dry.stdout)")
         let included = try CLI().run(["caption", folder.path, "--dry-run", "--include-ext", ".DAT"], timeout: 60)
         #expect(included.stdout.contains("take1.dat: cannot be read") && included.stdout.contains("4 file(s), estimated"), "\(included.stdout)")
-        #expect(included.stdout.contains("warning: 1 file(s) in the folders were not captioned") && included.stdout.contains("(.pdf 1)"))
+        #expect(included.stdout.contains("warning: 1 file(s) in the folders were not captioned") && included.stdout.contains("(.mod 1)"))
     }
 
     /// `--dry-run --force` says the current file will be redone and counts it as work; without
