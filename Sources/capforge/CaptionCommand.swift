@@ -52,7 +52,7 @@ let captionCommand = Subcommand(
         options: batchOptions + [
             Option("formats", value: "LIST", help: "comma-separated: srt,ass,vtt,json (default all)"),
             Option("burn", help: "also burn the captions into a copy of each video (<name>.captioned.mp4)"),
-            Option("jobs", short: "j", value: "N", help: "with --burn, 2 overlaps a file's burn-in with the next file's audio extraction"),
+            Option("jobs", short: "j", value: "1|2", help: "with --burn, 2 overlaps a file's burn-in with the next file's audio extraction"),
         ] + burnOptions,
         minPositionals: 1),
     run: { args in try runBatch(args, defaultFormats: [.srt, .ass, .vtt, .json]) })
@@ -209,9 +209,16 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
     let cancellation = Cancellation()
     Interrupts.install(cancellation)
     let jobs = try args.value("jobs").map { text -> Int in
-        guard let n = Int(text), n >= 1 else { throw UsageError.invalidValue(option: "jobs", value: text, reason: "a count of 1 or more") }
+        // The one overlap there is: a file's burn-in beside the next file's extraction. More
+        // jobs would promise what the runner does not do.
+        guard let n = Int(text), (1...2).contains(n) else {
+            throw UsageError.invalidValue(option: "jobs", value: text, reason: "use 1 or 2: 2 overlaps a file's burn-in with the next file's audio extraction; files are not transcribed side by side")
+        }
         return n
     } ?? 1
+    if jobs == 2 && !args.flag("burn") {
+        printError("capforge: warning: --jobs 2 overlaps burn-in with the next file's extraction; without --burn it changes nothing")
+    }
     let runner = BatchRunner(pipeline: pipeline, force: args.flag("force"), jobs: jobs, overwrite: args.flag("overwrite"))
     var batchSeconds = 0.0
     let (processed, interrupted) = runner.run(inputs, cancellation: cancellation) { event in

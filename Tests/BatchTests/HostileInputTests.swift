@@ -198,6 +198,7 @@ import Testing
             ("FIFO vocabulary", ["--vocab", fifo.path], "is a FIFO"),
             ("infinite deadline", ["--deadline-factor", "inf"], "at most 1000"),
             ("beam wider than whisper.cpp's 8 decoders", ["--beam", "9"], "from 1 to 8"),
+            ("more jobs than the runner overlaps", ["--jobs", "4"], "use 1 or 2"),
             ("no formats", ["--formats", ",,,"], "at least one"),
         ]
         for (name, arguments, message) in cases {
