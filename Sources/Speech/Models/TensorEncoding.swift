@@ -54,7 +54,7 @@ enum BlockQuantizer {
             var amax: Float = 0
             for v in x { amax = max(amax, abs(v)) }
             let d = amax / 127
-            let inverse: Float = d != 0 ? 1 / d : 0
+            let inverse = Self.inverse(d)
             store(Float16(d), in: out)
             for j in 0..<blockLength { out[2 + j] = UInt8(bitPattern: Int8((x[j] * inverse).rounded())) }
         }
@@ -68,7 +68,7 @@ enum BlockQuantizer {
             var extreme: Float = 0
             for v in x where abs(v) > abs(extreme) { extreme = v }
             let d = extreme / -16
-            let inverse: Float = d != 0 ? 1 / d : 0
+            let inverse = Self.inverse(d)
             store(Float16(d), in: out)
             // x·inverse lies in [-16, 16]; truncating x·inverse + 16.5 is ggml's rounding, and
             // its clamp to 31 is why the extreme's opposite can be off by a whole step.
@@ -99,6 +99,13 @@ enum BlockQuantizer {
             }
         }
         return out
+    }
+
+    /// 1/d, or 0 for a block of zeros; a scale so small that its inverse overflows (only a
+    /// float32 source can hold such weights) counts as zeros too, not as a code conversion trap.
+    private static func inverse(_ d: Float) -> Float {
+        let inverse = 1 / d
+        return d != 0 && inverse.isFinite ? inverse : 0
     }
 
     private static func store(_ half: Float16, in out: UnsafeMutableRawBufferPointer) {

@@ -143,9 +143,10 @@ import Testing
     /// -16 to +15 steps, so a value near the extreme's opposite is clamped: up to a whole step.
     @Test(arguments: [WeightEncoding.q8_0, .q5_0])
     func blockQuantizersRoundTripWithinHalfAStep(type: WeightEncoding) {
-        let values: [Float] = (0..<96).map { i in i >= 64 ? 0 : sin(Float(i) * 0.7) * (i < 32 ? 0.05 : 3) }
+        // Blocks: small values, large ones, zeros, and values so tiny that 1/scale overflows.
+        let values: [Float] = (0..<128).map { i in i >= 96 ? 1e-40 : i >= 64 ? 0 : sin(Float(i) * 0.7) * (i < 32 ? 0.05 : 3) }
         let data = type == .q8_0 ? BlockQuantizer.q8_0(values) : BlockQuantizer.q5_0(values)
-        #expect(data.count == 3 * (type == .q8_0 ? 34 : 22))
+        #expect(data.count == 4 * (type == .q8_0 ? 34 : 22))
         let back = dequantized(data, as: type)
         for block in 0..<3 {
             let slice = values[(block * 32)..<(block * 32 + 32)]
