@@ -5,9 +5,8 @@ import Foundation
 enum EnglishBreakRules {
     /// Words that bind to the word after them (articles, determiners, pronouns before their
     /// verb, auxiliaries and negation before their verb, common adjectives before their noun).
-    static let bindsForward: Set<String> = [
-        "a", "an", "the", "this", "that", "these", "those", "my", "your", "his", "her", "its", "our", "their",
-        "some", "any", "no", "every", "each", "i", "you", "he", "she", "it", "we", "they",
+    static let bindsForward: Set<String> = determiners.union([
+        "i", "you", "he", "she", "it", "we", "they",
         "am", "is", "are", "was", "were", "be", "been", "being", "do", "does", "did", "have", "has", "had",
         "will", "would", "shall", "should", "can", "could", "may", "might", "must", "not", "never",
         "don't", "doesn't", "didn't", "can't", "couldn't", "won't", "wouldn't", "isn't", "aren't",
@@ -16,6 +15,12 @@ enum EnglishBreakRules {
         "we'll", "they'll", "i'd", "to", "very", "more", "most",
         "new", "old", "good", "bad", "big", "small", "great", "little", "long", "high", "low",
         "young", "large", "different", "important", "other", "same", "last", "next", "first", "own", "real",
+    ])
+
+    /// Articles, determiners and possessives: they wait for their noun.
+    static let determiners: Set<String> = [
+        "a", "an", "the", "this", "that", "these", "those", "my", "your", "his", "her", "its", "our", "their",
+        "some", "any", "no", "every", "each",
     ]
 
     /// Words a line may start with: conjunctions and prepositions begin a new phrase.
@@ -27,17 +32,9 @@ enum EnglishBreakRules {
         "around", "behind", "beyond", "by", "like", "since", "until", "upon", "within",
     ]
 
-    /// Words a cue should not end on, pause or not: articles, determiners and possessives wait
-    /// for their noun, prepositions and conjunctions for the phrase or clause they open.
-    static let phraseOpeners: Set<String> = [
-        "a", "an", "the", "this", "that", "these", "those", "my", "your", "his", "her", "its", "our", "their",
-        "some", "any", "no", "every", "each",
-        "of", "in", "on", "at", "for", "with", "without", "from", "to", "into", "onto", "about", "over", "under",
-        "after", "before", "between", "through", "during", "against", "across", "around", "behind", "beyond",
-        "by", "like", "since", "until", "upon", "within", "than", "as",
-        "and", "but", "or", "nor", "so", "yet", "because", "although", "though", "while", "whereas",
-        "if", "unless", "when", "where", "which", "who", "whom", "whose",
-    ]
+    /// Words a cue should not end on, pause or not: determiners wait for their noun,
+    /// prepositions and conjunctions for the phrase or clause they open.
+    static let phraseOpeners = determiners.union(startsPhrase)
 
     /// Whether a cue or line ending on `text` leaves the reader waiting: a phrase opener with no
     /// punctuation after it.

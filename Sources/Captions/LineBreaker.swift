@@ -80,7 +80,7 @@ struct LineBreaker {
         let leftWord = EnglishBreakRules.normalised(left.text)
         let rightWord = EnglishBreakRules.normalised(right.text)
         var cost = 0.0
-        if EnglishBreakRules.bindsForward.contains(leftWord) || EnglishBreakRules.phraseOpeners.contains(leftWord) { cost += 8 }
+        if EnglishBreakRules.bindsForward.contains(leftWord) || EnglishBreakRules.startsPhrase.contains(leftWord) { cost += 8 }
         if EnglishBreakRules.startsPhrase.contains(rightWord) { cost -= 2 }
         if EnglishBreakRules.isCapitalised(left.text) && EnglishBreakRules.isCapitalised(right.text)
             && leftWord != "i" {

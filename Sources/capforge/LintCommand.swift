@@ -18,14 +18,17 @@ let lintCommand = Subcommand(
         guard let fps = Double(text), fps > 0 else { throw UsageError.invalidValue(option: "fps", value: text, reason: "a positive frame rate") }
         return fps
     }
+    func lintVideo(_ url: URL) throws -> LintVideo {
+        let probe = try MediaProbe(path: url.path)
+        return LintVideo(name: url.lastPathComponent, framesPerSecond: probe.video?.frameRate, duration: probe.duration)
+    }
+    // A video given for every file is probed once; its error is each file's, as a sibling's is.
+    let given = args.value("video").map { path in Result { try lintVideo(URL(fileURLWithPath: path)) } }
     var failed = false
     for path in args.positionals {
         do {
             let subtitles = URL(fileURLWithPath: path)
-            let video = try (args.value("video").map { URL(fileURLWithPath: $0) } ?? InputScanner.video(besideSubtitles: subtitles)).map { url in
-                let probe = try MediaProbe(path: url.path)
-                return LintVideo(name: url.lastPathComponent, framesPerSecond: probe.video?.frameRate, duration: probe.duration)
-            }
+            let video = try given?.get() ?? InputScanner.video(besideSubtitles: subtitles).map(lintVideo)
             let report = try Lint.check(fileAt: subtitles, profile: profile, fps: fps, video: video)
             print("\(path):\n\(report.formatted)")
             failed = failed || !report.passed

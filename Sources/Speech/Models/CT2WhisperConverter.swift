@@ -67,7 +67,7 @@ public enum CT2WhisperConverter {
         let shape = plan.asColumn ? variable.shape + [1] : variable.shape
         // whisper.cpp creates every 2-D weight in the file's weight type and the 3-D
         // convolution kernels in float16, whatever the file type.
-        let type: GGMLTensorType = plan.forceFloat32 || shape.count < 2 ? .float32 : shape.count == 2 ? weights.tensorType : .float16
+        let type: GGMLStorageType = plan.forceFloat32 || shape.count < 2 ? .f32 : shape.count == 2 ? weights.tensorType : .f16
         writer.tensor(name: plan.name, shape: shape, type: type,
                       payload: try variable.encoded(as: type, rowScales: scales, path: model.path))
     }

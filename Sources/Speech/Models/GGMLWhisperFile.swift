@@ -87,10 +87,10 @@ struct GGMLWriter {
     }
 
     /// `shape` is row-major (numpy order); ggml stores the dimensions innermost first.
-    mutating func tensor(name: String, shape: [Int], type: GGMLTensorType, payload: Data) {
+    mutating func tensor(name: String, shape: [Int], type: GGMLStorageType, payload: Data) {
         int32(shape.count)
         int32(name.utf8.count)
-        append(type.rawValue.littleEndian)
+        int32(type.rawValue)
         shape.reversed().forEach { int32($0) }
         bytes(name.utf8)
         data.append(payload)

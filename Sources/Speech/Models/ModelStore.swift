@@ -9,8 +9,8 @@ public struct InstalledModel: Sendable, Equatable {
     public var url: URL
     public var sizeBytes: Int64
     public var isEnglishOnly: Bool
-    /// How the weights are stored: "f16", "q8_0", … (empty for a broken file).
-    public var weightType: String
+    /// How the weights are stored: "f16", "q8_0", …; nil for a broken file.
+    public var weightType: String?
     /// ISO 639-1 codes the model recognises.
     public var languages: [Language]
     /// Hex SHA-256 of the file; nil when listed without digests (hashing reads the whole file).
@@ -106,7 +106,7 @@ public struct ModelStore: Sendable {
         } catch SpeechError.modelInvalid(_, let reason) {
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
             return InstalledModel(engine: WhisperEngine.engineName, name: Self.modelName(ofFile: url.lastPathComponent), url: url, sizeBytes: size,
-                                  isEnglishOnly: false, weightType: "", languages: [], sha256: nil, problem: reason)
+                                  isEnglishOnly: false, weightType: nil, languages: [], sha256: nil, problem: reason)
         }
     }
 

@@ -1,13 +1,5 @@
 import Foundation
 
-/// The element types whisper.cpp's legacy ggml loader accepts from our converter.
-enum GGMLTensorType: Int32 {
-    case float32 = 0
-    case float16 = 1
-    case q5_0 = 6
-    case q8_0 = 8
-}
-
 /// How an import stores the model's 2-D weight matrices (everything else keeps float16 or
 /// float32, as whisper.cpp's own quantizer leaves it). The block formats are ggml's: 32 values
 /// share one float16 scale.
@@ -16,9 +8,9 @@ public enum WeightEncoding: String, CaseIterable, Sendable {
     case q8_0
     case q5_0
 
-    var tensorType: GGMLTensorType {
+    var tensorType: GGMLStorageType {
         switch self {
-        case .f16: return .float16
+        case .f16: return .f16
         case .q8_0: return .q8_0
         case .q5_0: return .q5_0
         }
@@ -147,14 +139,14 @@ extension CT2Model.Variable {
     }
 
     /// Raw element bytes in `type`, copying when the storage already matches.
-    func encoded(as type: GGMLTensorType, rowScales: [Float]?, path: String) throws -> Data {
+    func encoded(as type: GGMLStorageType, rowScales: [Float]?, path: String) throws -> Data {
         switch (type, dtype) {
-        case (.float16, .float16), (.float32, .float32):
+        case (.f16, .float16), (.f32, .float32):
             return Data(bytes)
-        case (.float16, _):
+        case (.f16, _):
             let halves = try floatValues(rowScales: rowScales, path: path).map(Float16.init)
             return halves.withUnsafeBytes { Data($0) }
-        case (.float32, _):
+        case (.f32, _):
             return try floatValues(rowScales: rowScales, path: path).withUnsafeBytes { Data($0) }
         case (.q8_0, _), (.q5_0, _):
             // Blocks run along a row: ggml quantizes each row on its own.
@@ -169,6 +161,8 @@ extension CT2Model.Variable {
                 throw ModelImportError.malformed(path: path, reason: "a weight is not a finite number")
             }
             return type == .q8_0 ? BlockQuantizer.q8_0(values) : BlockQuantizer.q5_0(values)
+        default:
+            throw ModelImportError.unsupported(path: path, reason: "the importer does not write \(type) tensors")
         }
     }
 }

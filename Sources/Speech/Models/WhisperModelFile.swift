@@ -110,7 +110,8 @@ extension WhisperHyperparameters {
     }
 }
 
-/// The element encodings a ggml Whisper file may use, with their block sizes.
+/// The element encodings a ggml Whisper file may use (ggml's type codes), with their block
+/// sizes: the validator reads them, the importer writes f32, f16, q8_0 and q5_0.
 enum GGMLStorageType: Int {
     case f32 = 0, f16 = 1, q4_0 = 2, q4_1 = 3, q5_0 = 6, q5_1 = 7, q8_0 = 8
     case q2_k = 10, q3_k = 11, q4_k = 12, q5_k = 13, q6_k = 14

@@ -15,7 +15,7 @@ enum SyntheticModel {
         file.vocabulary((0..<256).map { [UInt8($0)] })
         for plan in tensors ?? tensorPlans(encoderLayers: hparams.audioLayers, decoderLayers: hparams.textLayers) {
             let count = hparams.elementCount(ofTensor: plan.name)
-            file.tensor(name: plan.name, shape: [count], type: .float16, payload: Data(count: count * 2))
+            file.tensor(name: plan.name, shape: [count], type: .f16, payload: Data(count: count * 2))
         }
         return file.data
     }
