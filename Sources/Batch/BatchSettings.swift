@@ -19,6 +19,9 @@ public struct BatchSettings: Sendable, Codable, Equatable {
     public var beamSize = 1
     /// Burn-in settings when `--burn` was given.
     public var burn: BurnOptions?
+    /// true when `--mux` was given; nil otherwise, so that settings keys made before the option
+    /// existed stay current.
+    public var mux: Bool?
     /// nil: the notice in the caption language (`QualityNotice`).
     public var noticeText: String?
     /// Words whose calibrated confidence is below this are marked low-confidence.

@@ -51,6 +51,7 @@ public final class CaptionPipeline: Sendable {
         let identity: InputIdentity?
         let began: Date
         let burn: BurnIn?
+        let mux: SubtitleMux?
     }
 
     /// Probe → extract → language → transcribe → cues → write. `beforeInference` runs between
@@ -103,6 +104,8 @@ public final class CaptionPipeline: Sendable {
                 _ = try policy.destination(for: layout.subtitle(for: input, language: plan.language, format: format))
             }
             if settings.burn != nil, probe.video != nil { _ = try policy.destination(for: layout.burned(for: input)) }
+            let subtitled = layout.subtitled(for: input, extension: SubtitleMux.outputExtension(for: input.url, container: probe.container))
+            if settings.mux == true, probe.video != nil { _ = try policy.destination(for: subtitled) }
 
             emit(.stage(input: input, stage: .transcribe, fraction: 0))
             let journal = try TranscriptionJournal(
@@ -187,17 +190,29 @@ public final class CaptionPipeline: Sendable {
             } else if settings.burn != nil {
                 result.warnings.append("no video stream: nothing to burn captions into")
             }
-            return PreparedFile(result: result, input: input, identity: identity, began: began, burn: burn)
+            var mux: SubtitleMux?
+            if settings.mux == true, probe.video != nil {
+                // Matroska keeps the ASS styling (the Basic style, the notice); an MP4 text track
+                // holds what the SRT holds.
+                let title = SubtitleTrack.title(language: plan.language, tier: transcript.tier)
+                let track: SubtitleTrack = subtitled.pathExtension == "mkv"
+                    ? .styled(ass.document(), language: plan.language, title: title)
+                    : .text(cues: built.cues, language: plan.language, title: title)
+                mux = SubtitleMux(input: input.url.path, output: subtitled.path, tracks: [track], outputPolicy: policy)
+            } else if settings.mux == true {
+                result.warnings.append("no video stream: no subtitled copy made (the subtitle files are the captions)")
+            }
+            return PreparedFile(result: result, input: input, identity: identity, began: began, burn: burn, mux: mux)
         } catch let error where error is Cancelled || cancellation.isCancelled {
             throw BatchError.interrupted
         } catch {
             result.status = .failed
             result.error = "\(error)"
-            return PreparedFile(result: result, input: input, identity: identity, began: began, burn: nil)
+            return PreparedFile(result: result, input: input, identity: identity, began: began, burn: nil, mux: nil)
         }
     }
 
-    /// Burns in (when asked) and records the manifest entry.
+    /// Burns in and muxes (when asked) and records the manifest entry.
     public func finish(_ prepared: PreparedFile, cancellation: Cancellation, emit: (BatchEvent) -> Void) throws -> FileResult {
         var result = prepared.result
         let input = prepared.input
@@ -214,6 +229,19 @@ public final class CaptionPipeline: Sendable {
             } catch {
                 result.status = .failed
                 result.error = "burn-in failed (subtitle files were written): \(error)"
+            }
+        }
+        if let mux = prepared.mux {
+            emit(.stage(input: input, stage: .mux, fraction: 0))
+            do {
+                let report = try mux.run(cancellation: cancellation)
+                result.outputs.append(report.outputPath)
+                result.warnings += report.warnings.map(\.description)
+            } catch let error where error is Cancelled || cancellation.isCancelled {
+                throw BatchError.interrupted
+            } catch {
+                result.status = .failed
+                result.error = [result.error, "adding the subtitle track failed (subtitle files were written): \(error)"].compactMap { $0 }.joined(separator: "; ")
             }
         }
         result.seconds = Date().timeIntervalSince(prepared.began)

@@ -50,6 +50,8 @@ public enum InputScanner {
     ]
     /// Burned-in outputs carry this before their extension (`talk.captioned.mp4`).
     public static let burnedMarker = ".captioned."
+    /// Copies with subtitle tracks carry this (`talk.subtitled.mkv`).
+    public static let subtitledMarker = ".subtitled."
 
     /// The video a subtitle file was made for: `talk.en.srt` (or `talk.srt`) belongs to a
     /// `talk.mp4`, `talk.mkv`, … beside it; nil when there is none, or several.
@@ -94,9 +96,9 @@ public enum InputScanner {
         return isOrdinary(name) && (videoExtensions.contains(ext) || audioExtensions.contains(ext) || alsoExtensions.contains(ext))
     }
 
-    /// Not hidden, not a temporary, not a burned-in output.
+    /// Not hidden, not a temporary, not a burned-in or subtitled copy.
     static func isOrdinary(_ name: String) -> Bool {
-        !name.hasPrefix(".") && !name.hasSuffix(AtomicFile.partialSuffix) && !name.contains(burnedMarker)
+        !name.hasPrefix(".") && !name.hasSuffix(AtomicFile.partialSuffix) && !name.contains(burnedMarker) && !name.contains(subtitledMarker)
     }
 
 }

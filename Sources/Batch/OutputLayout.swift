@@ -34,6 +34,16 @@ public struct OutputLayout: Sendable {
         folder(for: input).appendingPathComponent("\(stem(for: input))\(InputScanner.burnedMarker)mp4")
     }
 
+    /// `talk.subtitled.mkv` (or `.mp4`): the input with subtitle tracks added.
+    public func subtitled(for input: BatchInput, extension ext: String) -> URL {
+        folder(for: input).appendingPathComponent("\(stem(for: input))\(InputScanner.subtitledMarker)\(ext)")
+    }
+
+    /// `talk.subtitled.mkv` beside a video named on the command line.
+    public static func subtitled(_ video: URL, extension ext: String) -> URL {
+        video.deletingLastPathComponent().appendingPathComponent("\(video.deletingPathExtension().lastPathComponent)\(InputScanner.subtitledMarker)\(ext)")
+    }
+
     /// Where the manifest and journals live: `.capforge/` at the top of the tree being written.
     public func stateFolder(for input: BatchInput) -> URL {
         (outputRoot ?? input.root).appendingPathComponent(".capforge")

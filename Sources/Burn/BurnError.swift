@@ -7,6 +7,7 @@ public enum BurnError: Error, Equatable, CustomStringConvertible {
     case invalidScript(reason: String)
     case missingGlyphs(characters: [Character], fonts: [String])
     case fontconfigUnavailable
+    case subtitlesUnsupported(path: String, codec: String)
 
     public var description: String {
         switch self {
@@ -24,6 +25,8 @@ public enum BurnError: Error, Equatable, CustomStringConvertible {
                 + "`apt-get install fonts-wqy-microhei` (Chinese, Japanese, Korean), or pass --allow-missing-glyphs"
         case .fontconfigUnavailable:
             return "fontconfig could not load its configuration; check that the fontconfig package is installed"
+        case .subtitlesUnsupported(let path, let codec):
+            return "\(path): this output format cannot hold \(codec) subtitle tracks; use .mkv (SRT and ASS) or .mp4 (mov_text)"
         }
     }
 }

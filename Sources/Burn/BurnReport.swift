@@ -10,6 +10,10 @@ public enum BurnWarning: Sendable, Equatable, CustomStringConvertible {
     case encoderOptionIgnored(name: String, encoder: String)
     case renderLimitsApplied(clamped: Int)
     case eventTextCut(count: Int, characters: Int)
+    /// A text subtitle track the output container cannot hold, decoded and written in one it can.
+    case subtitleConverted(index: Int, from: String, to: String)
+    /// Events of a track that shows one at a time (mov_text) ended where the next began.
+    case subtitlesShortened(track: String, count: Int)
 
     public var description: String {
         switch self {
@@ -31,6 +35,10 @@ public enum BurnWarning: Sendable, Equatable, CustomStringConvertible {
             return "\(n) outline, shadow, blur, scale or font-size value(s) in the subtitles were beyond what a frame can show and were reduced"
         case .eventTextCut(let n, let characters):
             return "\(n) subtitle event(s) longer than \(characters) characters were cut to that length"
+        case .subtitleConverted(let index, let from, let to):
+            return "subtitle stream \(index) (\(from)) cannot be stored in this output format; converted to \(to) subtitles (styling beyond bold, italics and colour is lost)"
+        case .subtitlesShortened(let track, let n):
+            return "\(n) event(s) of track '\(track)' overlapped the next and now end where it begins (MP4 text tracks show one at a time; use .mkv to keep them)"
         }
     }
 }

@@ -6,12 +6,6 @@ import Media
 /// One burn from open to rename: the video is re-encoded with captions, the other streams copied
 /// (or, for audio the container cannot hold, re-encoded to AAC).
 final class BurnSession {
-    private enum Route {
-        case video
-        case copy(output: Int)
-        case reencode(output: Int, AudioReencoder)
-    }
-
     private let input: InputFile
     private let output: OutputFile
     private let video: UnsafeMutablePointer<AVStream>
@@ -20,7 +14,8 @@ final class BurnSession {
     private let encoder: Encoder
     private let renderer: SubtitleRenderer
     private let blender: OverlayBlender
-    private var routes: [Int: Route] = [:]
+    private let videoIndex: Int
+    private let copier: StreamCopier
     private var warnings: [BurnWarning] = []
     private let path: String
     /// Source frame duration in seconds, for the end of the last frame.
@@ -90,45 +85,14 @@ final class BurnSession {
         renderer = try SubtitleRenderer(
             script: script, width: adapter.width, height: adapter.height,
             pixelAspect: aspect.num > 0 && aspect.den > 0 ? av_q2d(aspect) : 0)
-        routes[videoIndex] = .video
-        try routeOtherStreams(except: videoIndex)
-        try output.writeHeader()
-    }
-
-    /// Audio and subtitles are copied when the container can hold them; audio it cannot hold
-    /// becomes AAC. A stream in a codec FFmpeg does not know (or cannot decode, when it would
-    /// need converting) is left out with a warning: the captions are what was asked for.
-    private func routeOtherStreams(except videoIndex: Int) throws {
+        self.videoIndex = videoIndex
+        // Audio and subtitles are copied when the container can hold them, other video left
+        // out: the captions are what was asked for.
+        copier = StreamCopier(input: input, output: output)
         for index in 0..<input.streamCount where index != videoIndex {
-            let stream = input.stream(index)
-            let par = stream.pointee.codecpar!
-            let type = par.pointee.codec_type
-            let codecName = String(cString: avcodec_get_name(par.pointee.codec_id))
-            let holds = output.canHold(par.pointee.codec_id)
-            let known = par.pointee.codec_id != AV_CODEC_ID_NONE
-            let convertible = holds != 0 || avcodec_find_decoder(par.pointee.codec_id) != nil
-            guard known, (type == AVMEDIA_TYPE_AUDIO && convertible) || (type == AVMEDIA_TYPE_SUBTITLE && holds != 0) else {
-                stream.pointee.discard = AVDISCARD_ALL
-                warnings.append(known ? .streamDropped(index: index, codec: codecName) : .unknownStreamDropped(index: index))
-                continue
-            }
-            let out = try output.addStream()
-            try check(av_dict_copy(&out.pointee.metadata, stream.pointee.metadata, 0), "copying stream \(index)'s tags", path: output.path)
-            out.pointee.disposition = stream.pointee.disposition
-            if type == AVMEDIA_TYPE_AUDIO && holds == 0 {
-                let reencoder = try AudioReencoder(stream: stream, origin: input.startTime, globalHeader: output.wantsGlobalHeader, path: path)
-                try check(avcodec_parameters_from_context(out.pointee.codecpar, reencoder.encoder.context), "configuring the output audio", path: output.path)
-                out.pointee.time_base = reencoder.encoder.context.pointee.time_base
-                routes[index] = .reencode(output: Int(out.pointee.index), reencoder)
-                warnings.append(.audioReencoded(index: index, from: codecName))
-            } else {
-                try check(avcodec_parameters_copy(out.pointee.codecpar, par), "copying stream \(index)", path: output.path)
-                // The source container's tag may mean nothing in the output container.
-                out.pointee.codecpar.pointee.codec_tag = 0
-                out.pointee.time_base = stream.pointee.time_base
-                routes[index] = .copy(output: Int(out.pointee.index))
-            }
+            try copier.route(index, kinds: [AVMEDIA_TYPE_AUDIO, AVMEDIA_TYPE_SUBTITLE])
         }
+        try output.writeHeader()
     }
 
     func run(cancellation: Cancellation?, progress: (BurnProgress) -> Void) throws -> BurnReport {
@@ -163,26 +127,19 @@ final class BurnSession {
             // A read error mid-file ends the input like EOF; the truncation check below reports it.
             guard av_read_frame(input.context, packet.pointer) >= 0 else { break }
             defer { packet.unref() }
-            switch routes[Int(packet.pointer.pointee.stream_index)] {
-            case .video:
-                if try !decoder.send(packet) { corruptPackets += 1; continue }
-                let before = frames
-                try drainVideo()
-                if frames / Self.progressBatch != before / Self.progressBatch { report() }
-            case .copy(let out):
-                try copy(packet, to: out)
-            case .reencode(let out, let reencoder):
-                try reencoder.send(packet) { try write($0, from: reencoder.encoder.context.pointee.time_base, to: out, shift: 0) }
-            case nil:
+            guard Int(packet.pointer.pointee.stream_index) == videoIndex else {
+                _ = try copier.handle(packet)
                 continue
             }
+            if try !decoder.send(packet) { corruptPackets += 1; continue }
+            let before = frames
+            try drainVideo()
+            if frames / Self.progressBatch != before / Self.progressBatch { report() }
         }
         _ = try decoder.send(nil)
         try drainVideo()
-        try encoder.encode(nil) { try write($0, from: encoder.context.pointee.time_base, to: 0, shift: 0) }
-        for case .reencode(let out, let reencoder) in routes.values {
-            try reencoder.send(nil) { try write($0, from: reencoder.encoder.context.pointee.time_base, to: out, shift: 0) }
-        }
+        try encoder.encode(nil) { try copier.write($0, from: encoder.context.pointee.time_base, to: 0, shift: 0) }
+        try copier.finish()
         if cancellation?.isCancelled == true { throw Cancelled() }
         try output.finish()
         report()
@@ -190,7 +147,7 @@ final class BurnSession {
     }
 
     private func finalReport() -> BurnReport {
-        var all = warnings
+        var all = warnings + copier.warnings
         if corruptPackets > 0 { all.append(.corruptPackets(count: corruptPackets)) }
         let end = (lastFrameTime ?? 0) + frameSeconds
         if let expected = input.expectedEnd(of: video), expected - end > 0.5 {
@@ -229,24 +186,7 @@ final class BurnSession {
         picture.pointee.pts = pts
         // libx264 obeys a decoded frame's I/P/B type; the encoder should choose its own.
         picture.pointee.pict_type = AV_PICTURE_TYPE_NONE
-        try encoder.encode(picture) { try write($0, from: encoder.context.pointee.time_base, to: 0, shift: 0) }
+        try encoder.encode(picture) { try copier.write($0, from: encoder.context.pointee.time_base, to: 0, shift: 0) }
         frames += 1
-    }
-
-    private func copy(_ packet: Packet, to out: Int) throws {
-        let source = input.stream(Int(packet.pointer.pointee.stream_index))
-        // Every stream moves by the file's start_time, so the output starts at zero in sync.
-        let shift = av_rescale_q(input.startTime, shim_time_base_q(), source.pointee.time_base)
-        try write(packet, from: source.pointee.time_base, to: out, shift: shift)
-    }
-
-    private func write(_ packet: Packet, from timeBase: AVRational, to out: Int, shift: Int64) throws {
-        let p = packet.pointer
-        if p.pointee.pts != SHIM_AV_NOPTS_VALUE { p.pointee.pts -= shift }
-        if p.pointee.dts != SHIM_AV_NOPTS_VALUE { p.pointee.dts -= shift }
-        av_packet_rescale_ts(p, timeBase, output.stream(out).pointee.time_base)
-        p.pointee.stream_index = Int32(out)
-        p.pointee.pos = -1
-        try output.write(packet)
     }
 }

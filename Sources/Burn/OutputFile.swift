@@ -49,6 +49,9 @@ final class OutputFile {
         return ["mp4", "mov", "ipod", "ismv", "psp", "3gp", "3g2", "f4v"].contains(name)
     }
 
+    /// Matroska carries attachments (an ASS track's fonts); MP4 and WebM do not.
+    var holdsAttachments: Bool { String(cString: format.pointee.name) == "matroska" }
+
     func addStream() throws -> UnsafeMutablePointer<AVStream> {
         guard let stream = avformat_new_stream(context, nil) else {
             throw MediaError.library(path: path, operation: "adding an output stream", code: shim_AVERROR(ENOMEM), message: "out of memory")

@@ -59,6 +59,9 @@ public struct ASSDocument: Sendable, Equatable {
         public var style: String { self["Style"] ?? "" }
         public var text: String { self["Text"] ?? "" }
         public var isNotice: Bool { ASSDocument.isNotice(self["Style"] ?? self["Name"] ?? "") }
+        /// An event's `Start` and `End` in milliseconds, nil when not a time.
+        public var startMilliseconds: Int? { self["Start"].flatMap(Timecode.parse) }
+        public var endMilliseconds: Int? { self["End"].flatMap(Timecode.parse) }
 
         var rendered: String { ASSDocument.recordLine(key, values: values) }
 
@@ -130,6 +133,17 @@ public struct ASSDocument: Sendable, Equatable {
         zip(lines, sections).lazy.compactMap { line, section in
             section == .scriptInfo ? Self.value(of: key, in: line)?.trimmingCharacters(in: .whitespaces) : nil
         }.first
+    }
+
+    /// The script without its events, ending in `[Events]` and the standard `Format:` line: what
+    /// Matroska and libavcodec keep of an ASS track apart from its events. Sections after the
+    /// events (embedded fonts, graphics) are left out.
+    public var headerText: String {
+        let owners = sections
+        let before = lines.indices.prefix { owners[$0] != .events }.map { lines[$0] }
+        var header = Array(before.reversed().drop { $0.trimmingCharacters(in: .whitespaces).isEmpty }.reversed())
+        header += ["", Section.events.header, Self.formatLine(Self.defaultEventFormat)]
+        return header.joined(separator: "\n") + "\n"
     }
 
     /// The script's PlayResY; libass assumes 288 without one.

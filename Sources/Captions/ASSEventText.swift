@@ -1,5 +1,6 @@
 /// An event's text read the way libass reads it: `{...}` override blocks (an unclosed one runs
-/// to the end), `\N` hard and `\n` soft line breaks, `\h` hard spaces, and plain text.
+/// to the end), `\N` hard and `\n` soft line breaks, `\h` hard spaces, `\{` and `\}` literal
+/// braces (libavcodec's decoders write braces so), and plain text.
 public struct ASSEventText: Equatable, Sendable {
     public enum Kind: Equatable, Sendable {
         case text
@@ -7,6 +8,8 @@ public struct ASSEventText: Equatable, Sendable {
         case overrides
         case lineBreak
         case hardSpace
+        /// `\{` or `\}`: the brace itself.
+        case escapedBrace
     }
 
     public struct Piece: Equatable, Sendable {
@@ -36,8 +39,8 @@ public struct ASSEventText: Equatable, Sendable {
             if first == "{" {
                 kind = .overrides
                 length = rest.firstIndex(of: "}").map { rest[...$0].count } ?? rest.count
-            } else if first == "\\", let next = rest.dropFirst().first, "Nnh".contains(next) {
-                kind = next == "h" ? .hardSpace : .lineBreak
+            } else if first == "\\", let next = rest.dropFirst().first, "Nnh{}".contains(next) {
+                kind = next == "h" ? .hardSpace : "{}".contains(next) ? .escapedBrace : .lineBreak
                 length = 2
             } else {
                 kind = nil
@@ -55,12 +58,37 @@ public struct ASSEventText: Equatable, Sendable {
         self.pieces = pieces
     }
 
+    /// Text from libavcodec's decoders of text codecs (SubRip, mov_text, WebVTT): their styling
+    /// comes as `{\…}` blocks, and any other brace is the caption's own (libavcodec's encoders
+    /// read it so too).
+    public init(decodedText text: String) {
+        var escaped = ""
+        var inOverride = false
+        var rest = Substring(text)
+        while let first = rest.first {
+            if inOverride {
+                if first == "}" { inOverride = false }
+                escaped.append(first)
+            } else if first == "{", rest.dropFirst().first == "\\" {
+                inOverride = true
+                escaped.append(first)
+            } else if first == "{" || first == "}" {
+                escaped += "\\" + String(first)
+            } else {
+                escaped.append(first)
+            }
+            rest = rest.dropFirst()
+        }
+        self.init(escaped)
+    }
+
     /// The caption's lines: breaks split them, a hard space is a no-break space, overrides are dropped.
     public var lines: [String] {
         var lines = [""]
         for piece in pieces {
             switch piece.kind {
             case .text: lines[lines.count - 1] += piece.raw
+            case .escapedBrace: lines[lines.count - 1] += piece.raw.dropFirst()
             case .hardSpace: lines[lines.count - 1] += "\u{00A0}"
             case .lineBreak: lines.append("")
             case .overrides: break
@@ -74,6 +102,7 @@ public struct ASSEventText: Equatable, Sendable {
         pieces.reduce(into: "") { result, piece in
             switch piece.kind {
             case .text: result += piece.raw
+            case .escapedBrace: result += piece.raw.dropFirst()
             case .hardSpace, .lineBreak: result += " "
             case .overrides: break
             }

@@ -19,7 +19,7 @@ enum ASSReader {
             throw SubtitleReadError.malformedEvent(line: line, reason: "expected \(event.format.count) fields as the Format line says, found \(event.values.count)")
         }
         if event.isNotice { return nil }
-        guard let start = Timecode.parse(event["Start"] ?? ""), let end = Timecode.parse(event["End"] ?? "") else {
+        guard let start = event.startMilliseconds, let end = event.endMilliseconds else {
             throw SubtitleReadError.malformedTiming(line: line, text: event.values.joined(separator: ","))
         }
         guard end >= start else { throw SubtitleReadError.endBeforeStart(line: line) }

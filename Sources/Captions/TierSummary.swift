@@ -3,10 +3,12 @@ import Foundation
 
 /// Where the words came from, stated the same way in every format that can carry a comment.
 struct TierSummary {
+    static let tierLabel = "Recognition tier: "
+
     let transcript: Transcript
 
     var lines: [String] {
-        var lines = ["Recognition tier: \(transcript.tier.rawValue)"]
+        var lines = [Self.tierLabel + transcript.tier.rawValue]
         for engine in transcript.engines {
             var line = "Engine: \(engine.engine) (\(engine.tier.rawValue) tier), model \(engine.model)"
             if let sha = engine.modelSHA256 { line += ", sha256 \(sha)" }

@@ -42,6 +42,7 @@ public struct MediaProbe: Codable, Sendable, Equatable {
     /// `AudioStreamSelection.automatic` falls back to.
     public var bestAudioStream: Int?
     public var video: VideoStreamInfo?
+    public var subtitleStreams: [SubtitleStreamInfo]
 
     public init(path: String) throws {
         let input = try InputFile(path: path)
@@ -51,6 +52,7 @@ public struct MediaProbe: Codable, Sendable, Equatable {
         startTime = Double(input.startTime) / Double(AV_TIME_BASE)
         audioStreams = input.audioStreams
         bestAudioStream = input.bestAudioStream
+        subtitleStreams = input.subtitleStreams
         video = nil
         for index in 0..<input.streamCount {
             let stream = input.stream(index)

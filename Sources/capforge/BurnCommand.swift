@@ -66,17 +66,14 @@ let burnCommand = Subcommand(
 
 /// The ASS file `capforge caption` wrote beside the video (`<stem>.<lang>.ass`).
 private func captionsMadeByCapforge(for video: URL, language: String?) throws -> URL {
-    let folder = video.deletingLastPathComponent()
-    let stem = video.deletingPathExtension().lastPathComponent
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    let candidates = names.filter { $0.hasPrefix(stem + ".") && $0.hasSuffix(".ass") && $0.split(separator: ".").count == stem.split(separator: ".").count + 2 }.sorted()
-    let wanted = language.flatMap { Language($0)?.code }
-    let matching = wanted.map { code in candidates.filter { $0 == "\(stem).\(code).ass" } } ?? candidates
+    let written = CaptionFiles.written(for: video).compactMap { entry in entry.files.first { $0.pathExtension == "ass" }.map { (entry.language, $0) } }
+    let wanted = language.flatMap(Language.init)
+    let matching = wanted.map { code in written.filter { $0.0 == code } } ?? written
     guard let first = matching.first else {
         throw UsageError.invalidValue(option: "subs", value: "(none)", reason: "no captions found for \(video.lastPathComponent): run 'capforge caption' first or pass --subs FILE")
     }
     guard matching.count == 1 else {
-        throw UsageError.invalidValue(option: "lang", value: "(none)", reason: "captions exist in several languages (\(matching.joined(separator: ", "))); choose one with --lang")
+        throw UsageError.invalidValue(option: "lang", value: "(none)", reason: "captions exist in several languages (\(matching.map(\.1.lastPathComponent).joined(separator: ", "))); choose one with --lang")
     }
-    return folder.appendingPathComponent(first)
+    return first.1
 }

@@ -52,6 +52,7 @@ let captionCommand = Subcommand(
         options: batchOptions + [
             Option("formats", value: "LIST", help: "comma-separated: srt,ass,vtt,json (default all)"),
             Option("burn", help: "also burn the captions into a copy of each video (<name>.captioned.mp4)"),
+            Option("mux", help: "also add the captions as a subtitle track to a copy of each video (<name>.subtitled.mp4 for MP4/MOV, .mkv otherwise)"),
             Option("jobs", short: "j", value: "1|2", help: "with --burn, 2 overlaps a file's burn-in with the next file's audio extraction"),
         ] + burnOptions,
         minPositionals: 1),
@@ -144,6 +145,7 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
     settings.transcription.chunking = !args.flag("no-chunking")
     settings.noticeText = args.value("notice-text")
     if args.flag("burn") { settings.burn = try parsedBurnOptions(args) }
+    if args.flag("mux") { settings.mux = true }
     return settings
 }
 

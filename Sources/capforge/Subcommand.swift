@@ -6,4 +6,4 @@ struct Subcommand: Sendable {
     let run: @Sendable (ParsedArguments) throws -> Int32
 }
 
-let subcommands: [Subcommand] = [captionCommand, exportCommand, burnCommand, probeCommand, extractCommand, languagesCommand, modelsCommand, lintCommand]
+let subcommands: [Subcommand] = [captionCommand, exportCommand, burnCommand, muxCommand, probeCommand, extractCommand, languagesCommand, modelsCommand, lintCommand]

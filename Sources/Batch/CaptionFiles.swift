@@ -1,0 +1,61 @@
+import Burn
+import CapforgeCore
+import Captions
+import Foundation
+
+/// Subtitle files as tracks: the ones `capforge caption` wrote beside a video, and any file
+/// turned into the `SubtitleTrack` a mux adds.
+public enum CaptionFiles {
+    /// `<stem>.<lang>.<srt|vtt|ass>` beside the video, by language (a language's formats in
+    /// the order tracks prefer them: ASS keeps styles and the notice, SRT is plain).
+    public static func written(for video: URL) -> [(language: Language, files: [URL])] {
+        let folder = video.deletingLastPathComponent()
+        let stem = video.deletingPathExtension().lastPathComponent
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        var byLanguage: [Language: [URL]] = [:]
+        for name in names where name.hasPrefix(stem + ".") {
+            let url = folder.appendingPathComponent(name)
+            let rest = url.deletingPathExtension()
+            guard rest.deletingPathExtension().lastPathComponent == stem, let language = Language(rest.pathExtension),
+                  let format = SubtitleFormat(fileExtension: url.pathExtension), preference.contains(format) else { continue }
+            byLanguage[language, default: []].append(url)
+        }
+        return byLanguage.sorted { $0.key < $1.key }.map { language, files in
+            (language, files.sorted { rank($0) < rank($1) })
+        }
+    }
+
+    private static let preference: [SubtitleFormat] = [.ass, .srt, .vtt]
+
+    private static func rank(_ url: URL) -> Int {
+        SubtitleFormat(fileExtension: url.pathExtension).flatMap(preference.firstIndex) ?? preference.count
+    }
+
+    /// A subtitle file as a track: ASS with its styles, SRT and WebVTT as plain text. The
+    /// language comes from the name (`talk.fr.srt`), else `language`; the title, unless given,
+    /// names the language and, for captions Capforge made, how it made them.
+    public static func track(from url: URL, language fallback: Language?, title: String?) throws -> SubtitleTrack {
+        let named = Language(url.deletingPathExtension().pathExtension)
+        let language = named ?? fallback
+        let tier = CaptionProvenance.tier(ofCaptionsAt: url)
+        let title = title ?? (tier != nil ? SubtitleTrack.title(language: language, tier: tier) : language?.name ?? url.deletingPathExtension().lastPathComponent)
+        switch SubtitleFormat(fileExtension: url.pathExtension) {
+        case .ass:
+            return .styled(try SubtitleReader.script(fileAt: url), language: language, title: title)
+        case .json:
+            throw CaptionFilesError.notSubtitles(path: url.path)
+        case .srt, .vtt, nil:
+            return .text(cues: try SubtitleReader.read(fileAt: url).cues, language: language, title: title)
+        }
+    }
+}
+
+public enum CaptionFilesError: Error, CustomStringConvertible {
+    case notSubtitles(path: String)
+
+    public var description: String {
+        switch self {
+        case .notSubtitles(let path): return "\(path): Capforge's JSON holds the words, not a subtitle track; give the SRT, WebVTT or ASS file"
+        }
+    }
+}

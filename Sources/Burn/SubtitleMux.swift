@@ -1,0 +1,164 @@
+import CapforgeCore
+import CFFmpeg
+import Foundation
+import Captions
+import Media
+
+/// A track `SubtitleMux` wrote.
+public struct MuxedTrack: Sendable, Equatable {
+    public var index: Int
+    public var codec: String
+    public var languageTag: String?
+    public var title: String
+}
+
+public struct MuxReport: Sendable, Equatable {
+    public var outputPath: String
+    /// The subtitle tracks added, after every stream of the input.
+    public var added: [MuxedTrack]
+    public var warnings: [BurnWarning]
+}
+
+/// Adds subtitle tracks to a copy of a video: every stream of the input copied packet for
+/// packet, existing subtitle tracks kept (text ones the container cannot hold converted to
+/// its codec), then one track per `SubtitleTrack`, written atomically to `output`.
+public struct SubtitleMux: Sendable {
+    public let input: String
+    public let output: String
+    public let tracks: [SubtitleTrack]
+    public let outputPolicy: OutputPolicy
+
+    public init(input: String, output: String, tracks: [SubtitleTrack], outputPolicy: OutputPolicy) {
+        self.input = input
+        self.output = output
+        self.tracks = tracks
+        var policy = outputPolicy.protecting([input])
+        policy.streamsToSpecialFiles = false
+        self.outputPolicy = policy
+    }
+
+    /// The container a subtitled copy keeps: the input's own for the MP4 family (which all take
+    /// mov_text), Matroska for everything else (it holds any codec and SRT or ASS tracks).
+    public static func outputExtension(for input: URL, container: String) -> String {
+        let ext = input.pathExtension.lowercased()
+        return container.split(separator: ",").contains("mp4") && ["mp4", "m4v", "mov"].contains(ext) ? ext : "mkv"
+    }
+
+    /// Throws `Cancelled()` when cancelled; the output path is then left untouched.
+    public func run(cancellation: Cancellation? = nil) throws -> MuxReport {
+        try MuxSession(input: input, output: output, tracks: tracks, policy: outputPolicy).run(cancellation: cancellation)
+    }
+}
+
+private final class MuxSession {
+    private let input: InputFile
+    private let output: OutputFile
+    private let copier: StreamCopier
+    private var added: [(stream: Int, encoder: SubtitleEncoder, events: [SubtitleTrack.Event], next: Int)] = []
+    private var report: [MuxedTrack] = []
+    private var warnings: [BurnWarning] = []
+
+    init(input inputPath: String, output outputPath: String, tracks: [SubtitleTrack], policy: OutputPolicy) throws {
+        input = try InputFile(path: inputPath)
+        output = try OutputFile(path: outputPath, policy: policy)
+        copier = StreamCopier(input: input, output: output)
+        let streams = input.subtitleStreams
+        let picture = (0..<input.streamCount).lazy.map(input.stream).first { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO }
+        let size = (width: Int(picture?.pointee.codecpar.pointee.width ?? 0), height: Int(picture?.pointee.codecpar.pointee.height ?? 0))
+
+        // Text tracks this container cannot hold are read back and written again in its codec.
+        let converted = Set(streams.filter { $0.isText && output.canHold(input.stream($0.index).pointee.codecpar.pointee.codec_id) == 0 }.map(\.index))
+        for index in 0..<input.streamCount where !converted.contains(index) {
+            try copier.route(index, kinds: [AVMEDIA_TYPE_VIDEO, AVMEDIA_TYPE_AUDIO, AVMEDIA_TYPE_SUBTITLE, AVMEDIA_TYPE_ATTACHMENT])
+        }
+        var all: [SubtitleTrack] = []
+        if !converted.isEmpty {
+            for track in try EmbeddedSubtitles.read(path: inputPath, streams: converted) {
+                let kind: SubtitleTrack.Kind = ["ass", "ssa"].contains(track.stream.codec) ? .styled : .text
+                let events = track.events.map { SubtitleTrack.Event(start: $0.start, end: $0.end, style: $0.style, layer: 0, text: $0.text) }
+                var kept = SubtitleTrack(kind: kind, header: track.header, events: events, language: track.stream.language, title: track.stream.title ?? "")
+                kept.isDefault = track.stream.isDefault
+                kept.isForced = track.stream.isForced
+                all.append(kept)
+                warnings.append(.subtitleConverted(index: track.stream.index, from: track.stream.codec, to: output.isMOVFamily ? "mov_text" : "the container's"))
+            }
+        }
+        for track in all + tracks { try add(track, size: size, path: outputPath) }
+        try output.writeHeader()
+    }
+
+    private func add(_ track: SubtitleTrack, size: (width: Int, height: Int), path: String) throws {
+        let codec: AVCodecID = output.isMOVFamily ? AV_CODEC_ID_MOV_TEXT : track.kind == .styled ? AV_CODEC_ID_ASS : AV_CODEC_ID_SUBRIP
+        guard output.canHold(codec) != 0 else {
+            throw BurnError.subtitlesUnsupported(path: path, codec: String(cString: avcodec_get_name(codec)))
+        }
+        var events = track.events.sorted { ($0.start, $0.layer) < ($1.start, $1.layer) }
+        if codec == AV_CODEC_ID_MOV_TEXT {
+            // A 3GPP text track shows one sample at a time: the notice is in the title, and an
+            // event still on screen when the next starts ends there.
+            events.removeAll { ASSDocument.isNotice($0.style) }
+            var shortened = 0
+            for i in events.indices.dropLast() where events[i].end > events[i + 1].start {
+                events[i].end = events[i + 1].start
+                shortened += 1
+            }
+            if shortened > 0 { warnings.append(.subtitlesShortened(track: track.title, count: shortened)) }
+        }
+        let encoder = try SubtitleEncoder(codec: codec, header: track.header, width: size.width, height: size.height,
+                                          globalHeader: output.wantsGlobalHeader, path: path)
+        let stream = try output.addStream()
+        try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context), "configuring a subtitle track", path: path)
+        stream.pointee.time_base = SubtitleEncoder.timeBase
+        var tag: String?
+        if let language = track.language {
+            // Matroska wants ISO 639-2/B ("fre"), MP4 ISO 639-2/T ("fra").
+            tag = output.isMOVFamily ? language.alpha3.first : language.alpha3.last
+            try check(av_dict_set(&stream.pointee.metadata, "language", tag, 0), "tagging a subtitle track's language", path: path)
+        }
+        if !track.title.isEmpty {
+            try check(av_dict_set(&stream.pointee.metadata, "title", track.title, 0), "naming a subtitle track", path: path)
+            // MP4 players list a track by its handler name.
+            if output.isMOVFamily { try check(av_dict_set(&stream.pointee.metadata, "handler_name", track.title, 0), "naming a subtitle track", path: path) }
+        }
+        stream.pointee.disposition = (track.isDefault ? AV_DISPOSITION_DEFAULT : 0) | (track.isForced ? AV_DISPOSITION_FORCED : 0)
+        added.append((Int(stream.pointee.index), encoder, events, 0))
+        report.append(MuxedTrack(index: Int(stream.pointee.index), codec: String(cString: avcodec_get_name(codec)), languageTag: tag, title: track.title))
+    }
+
+    func run(cancellation: Cancellation?) throws -> MuxReport {
+        let packet = Packet()
+        while true {
+            if cancellation?.isCancelled == true { throw Cancelled() }
+            // A read error mid-file ends the input like EOF, as in burn-in.
+            guard av_read_frame(input.context, packet.pointer) >= 0 else { break }
+            defer { packet.unref() }
+            let p = packet.pointer.pointee
+            let source = input.stream(Int(p.stream_index))
+            let time = p.dts != SHIM_AV_NOPTS_VALUE ? p.dts : p.pts
+            if time != SHIM_AV_NOPTS_VALUE {
+                // Subtitles go in ahead of the media around them, so the interleaver holds few packets.
+                let milliseconds = av_rescale_q(time, source.pointee.time_base, SubtitleEncoder.timeBase)
+                    - av_rescale_q(input.startTime, shim_time_base_q(), SubtitleEncoder.timeBase)
+                try writeSubtitles(until: Int(milliseconds))
+            }
+            _ = try copier.handle(packet)
+        }
+        try copier.finish()
+        try writeSubtitles(until: .max)
+        if cancellation?.isCancelled == true { throw Cancelled() }
+        try output.finish()
+        return MuxReport(outputPath: output.path, added: report, warnings: copier.warnings + warnings)
+    }
+
+    private func writeSubtitles(until milliseconds: Int) throws {
+        for i in added.indices {
+            while added[i].next < added[i].events.count, added[i].events[added[i].next].start <= milliseconds {
+                let event = added[i].events[added[i].next]
+                if let packet = try added[i].encoder.encode(event, readOrder: added[i].next) {
+                    try copier.write(packet, from: SubtitleEncoder.timeBase, to: added[i].stream, shift: 0)
+                }
+                added[i].next += 1
+            }
+        }
+    }
+}

@@ -1,0 +1,201 @@
+import CapforgeCore
+import Foundation
+import Burn
+import Captions
+import Media
+import Testing
+
+/// Subtitle tracks added to copies of real videos: the other streams come out bit-identical,
+/// the tracks carry their language and title, and libavcodec decodes them back to the cues.
+@Suite struct MuxTests {
+    static let cues = [
+        Cue(start: 1000, end: 3500, lines: ["Hello there,", "a second line"]),
+        Cue(start: 4000, end: 6020, lines: ["Commas, ampersands & {braces}"]),
+        Cue(start: 7250, end: 9000, lines: ["Ça va? Très bien."]),
+    ]
+
+    /// A Capforge-style ASS script with the Basic style and the notice event.
+    static let basicScript = ASSDocument(parsing: """
+        [Script Info]
+        ; Capforge captions
+        ScriptType: v4.00+
+        PlayResX: 320
+        PlayResY: 180
+
+        [V4+ Styles]
+        Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding
+        Style: Default,DejaVu Sans,20,&H00FFFFFF,&H000000FF,&H00000000,&H80000000,0,0,0,0,100,100,0,0,1,2,1,2,10,10,8,1
+        Style: Basic,DejaVu Sans,20,&H00FFFFFF,&H000000FF,&H00000000,&H80000000,0,1,0,0,100,100,0,0,1,2,1,2,10,10,8,1
+        Style: Notice,DejaVu Sans,12,&H0000FFFF,&H000000FF,&H00000000,&H60000000,1,0,0,0,100,100,0,0,3,3,0,8,10,10,4,1
+
+        [Events]
+        Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+        Dialogue: 1,0:00:00.00,0:00:09.00,Notice,,0,0,0,,Basic recognition
+        Dialogue: 0,0:00:01.00,0:00:02.50,Basic,,0,0,0,,One, two\\Nthree
+        Dialogue: 0,0:00:03.00,0:00:04.00,Basic,,0,0,0,,{\\i1}four{\\i0} five
+        """)
+
+    /// Every packet payload of the streams `map` selects, as the file stores them.
+    static func payload(_ path: String, _ map: String) throws -> Data {
+        try Tool.run("/usr/bin/ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-map", map, "-c", "copy", "-f", "data", "-"])
+    }
+
+    func expectStreamsCopied(from source: String, to output: String, maps: [String]) throws {
+        for map in maps {
+            let before = try Self.payload(source, map)
+            #expect(!before.isEmpty)
+            #expect(try Self.payload(output, map) == before, "stream \(map) should be copied bit for bit")
+        }
+    }
+
+    func expectDecodesBack(_ track: EmbeddedSubtitleTrack, to cues: [Cue]) {
+        #expect(track.events.map(\.start) == cues.map(\.start))
+        #expect(track.events.map(\.end) == cues.map(\.end))
+        #expect(track.events.map { ASSEventText(decodedText: $0.text).lines } == cues.map(\.lines))
+    }
+
+    @Test func mp4GetsLanguageTaggedMovTextTracksThatDecodeBackToTheCues() throws {
+        let work = try BurnWorkspace()
+        defer { work.remove() }
+        let out = work.path("talk.subtitled.mp4")
+        let tracks: [SubtitleTrack] = [
+            .text(cues: Self.cues, language: Language("fr"), title: SubtitleTrack.title(language: Language("fr"), tier: .modern)),
+            .styled(Self.basicScript, language: .english, title: SubtitleTrack.title(language: .english, tier: .basic)),
+        ]
+        let report = try SubtitleMux(input: Fixtures.path("librivox.mp4"), output: out, tracks: tracks, outputPolicy: .capforgeState).run()
+        #expect(report.warnings.isEmpty)
+        #expect(report.added.map(\.codec) == ["mov_text", "mov_text"])
+        #expect(report.added.map(\.languageTag) == ["fra", "eng"])
+        try expectStreamsCopied(from: Fixtures.path("librivox.mp4"), to: out, maps: ["0:v", "0:a"])
+
+        let streams = try MediaProbe(path: out).subtitleStreams
+        #expect(streams.map(\.codec) == ["mov_text", "mov_text"])
+        #expect(streams.map(\.language) == [Language("fr"), .english])
+        let handlers = String(decoding: try Tool.run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "s", "-show_entries", "stream_tags=handler_name",
+                                                                          "-of", "default=nw=1:nk=1", out]), as: UTF8.self)
+        #expect(handlers.split(separator: "\n") == ["French (automatic)", "English (automatic, basic quality)"])
+
+        let decoded = try EmbeddedSubtitles.read(path: out)
+        try #require(decoded.count == 2)
+        expectDecodesBack(decoded[0], to: Self.cues)
+        // A 3GPP text track shows one sample at a time: the notice is left to the title.
+        #expect(decoded[1].events.map { ASSEventText($0.text).lines } == [["One, two", "three"], ["four five"]])
+        #expect(decoded[1].events.map(\.start) == [1000, 3000])
+    }
+
+    @Test func matroskaGetsSRTAndASSTracksWithStylesAndTheNoticeKept() throws {
+        let work = try BurnWorkspace()
+        defer { work.remove() }
+        let source = Fixtures.path("librivox-0870.mkv")
+        let out = work.path("talk.subtitled.mkv")
+        let tracks: [SubtitleTrack] = [
+            .text(cues: Self.cues, language: Language("fr"), title: "French"),
+            .styled(Self.basicScript, language: .english, title: SubtitleTrack.title(language: .english, tier: .basic)),
+        ]
+        let report = try SubtitleMux(input: source, output: out, tracks: tracks, outputPolicy: .capforgeState).run()
+        #expect(report.added.map(\.codec) == ["subrip", "ass"])
+        // Matroska takes the bibliographic code.
+        #expect(report.added.map(\.languageTag) == ["fre", "eng"])
+        try expectStreamsCopied(from: source, to: out, maps: ["0:v", "0:a"])
+
+        let streams = try MediaProbe(path: out).subtitleStreams
+        #expect(streams.map(\.title) == ["French", "English (automatic, basic quality)"])
+        let decoded = try EmbeddedSubtitles.read(path: out)
+        try #require(decoded.count == 2)
+        expectDecodesBack(decoded[0], to: Self.cues)
+        let styled = decoded[1]
+        #expect(styled.header.contains("Style: Basic,DejaVu Sans,20"))
+        #expect(styled.events.map(\.style) == ["Notice", "Basic", "Basic"])
+        #expect(styled.events.map(\.text) == ["Basic recognition", "One, two\\Nthree", "{\\i1}four{\\i0} five"])
+        #expect(styled.events.map(\.end) == [9000, 2500, 4000])
+    }
+
+    @Test func existingSubtitleTracksAreKeptCopiedOrConverted() throws {
+        let work = try BurnWorkspace()
+        defer { work.remove() }
+        let srt = work.directory.appendingPathComponent("old.srt")
+        try SRTWriter(cues: Self.cues).write(to: srt, policy: .capforgeState)
+        let source = try work.ffmpeg(["-i", Fixtures.path("librivox-0930.mkv"), "-i", srt.path, "-map", "0", "-map", "1", "-c", "copy",
+                                      "-metadata:s:s:0", "language=ger", "-disposition:s:0", "forced"], output: "with-srt.mkv")
+        let new = SubtitleTrack.text(cues: [Cue(start: 500, end: 900, lines: ["New"])], language: .english, title: "English")
+
+        // Matroska holds SubRip: the old track is copied packet for packet, ahead of the new one.
+        let mkv = work.path("copy.mkv")
+        let kept = try SubtitleMux(input: source, output: mkv, tracks: [new], outputPolicy: .capforgeState).run()
+        #expect(kept.warnings.isEmpty)
+        try expectStreamsCopied(from: source, to: mkv, maps: ["0:v", "0:a", "0:s"].map { $0 == "0:s" ? "0:s:0" : $0 })
+        #expect(try MediaProbe(path: mkv).subtitleStreams.map(\.languageTag) == ["ger", "eng"])
+
+        // MP4 does not: the old track becomes mov_text with its language and forced flag.
+        let mp4 = work.path("converted.mp4")
+        let converted = try SubtitleMux(input: source, output: mp4, tracks: [new], outputPolicy: .capforgeState).run()
+        #expect(converted.warnings == [.subtitleConverted(index: 2, from: "subrip", to: "mov_text")])
+        let streams = try MediaProbe(path: mp4).subtitleStreams
+        #expect(streams.map(\.languageTag) == ["deu", "eng"])
+        #expect(streams.map(\.isForced) == [true, false])
+        let decoded = try EmbeddedSubtitles.read(path: mp4)
+        expectDecodesBack(decoded[0], to: Self.cues)
+    }
+
+    @Test func overlappingEventsAreShortenedForMovTextAndSaidSo() throws {
+        let work = try BurnWorkspace()
+        defer { work.remove() }
+        let overlapping = [Cue(start: 1000, end: 3000, lines: ["First"]), Cue(start: 2000, end: 4000, lines: ["Second"])]
+        let out = work.path("overlap.mp4")
+        let report = try SubtitleMux(input: Fixtures.path("librivox.mp4"), output: out,
+                                     tracks: [.text(cues: overlapping, language: .english, title: "English")], outputPolicy: .capforgeState).run()
+        #expect(report.warnings == [.subtitlesShortened(track: "English", count: 1)])
+        #expect(try EmbeddedSubtitles.read(path: out)[0].events.map(\.end) == [2000, 4000])
+        // Matroska shows both at once, as written.
+        let mkv = work.path("overlap.mkv")
+        let kept = try SubtitleMux(input: Fixtures.path("librivox.mp4"), output: mkv,
+                                   tracks: [.text(cues: overlapping, language: .english, title: "English")], outputPolicy: .capforgeState).run()
+        #expect(kept.warnings.isEmpty)
+    }
+
+    @Test func refusesContainersWithoutTextTracksAndFilesItDidNotWrite() throws {
+        let work = try BurnWorkspace()
+        defer { work.remove() }
+        let track = SubtitleTrack.text(cues: Self.cues, language: .english, title: "English")
+        #expect(throws: BurnError.subtitlesUnsupported(path: work.path("out.webm"), codec: "subrip")) {
+            try SubtitleMux(input: Fixtures.path("two_cities.webm"), output: work.path("out.webm"), tracks: [track], outputPolicy: .capforgeState).run()
+        }
+        #expect(!FileManager.default.fileExists(atPath: work.path("out.webm")))
+
+        let mine = work.path("mine.mkv")
+        try Data("the user's own file".utf8).write(to: URL(fileURLWithPath: mine))
+        let ledger = OutputPolicy(ledgers: [OutputLedger(folder: work.directory.appendingPathComponent("ledger"))])
+        #expect(throws: OutputError.notWrittenByCapforge(path: mine)) {
+            try SubtitleMux(input: Fixtures.path("librivox.mp4"), output: mine, tracks: [track], outputPolicy: ledger).run()
+        }
+        #expect(try String(contentsOfFile: mine, encoding: .utf8) == "the user's own file")
+        // The input itself is never the output, even with --overwrite.
+        let input = work.path("input.mkv")
+        try FileManager.default.copyItem(atPath: Fixtures.path("librivox-0870.mkv"), toPath: input)
+        var overwrite = ledger
+        overwrite.overwrite = true
+        #expect(throws: OutputError.wouldReplaceInput(path: input)) {
+            try SubtitleMux(input: input, output: input, tracks: [track], outputPolicy: overwrite).run()
+        }
+    }
+
+    @Test func aCancelledMuxLeavesNoFile() throws {
+        let work = try BurnWorkspace()
+        defer { work.remove() }
+        let cancellation = Cancellation()
+        cancellation.cancel()
+        let out = work.path("cancelled.mkv")
+        #expect(throws: Cancelled.self) {
+            try SubtitleMux(input: Fixtures.path("librivox.mp4"), output: out,
+                            tracks: [.text(cues: Self.cues, language: .english, title: "English")], outputPolicy: .capforgeState).run(cancellation: cancellation)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.directory.path).isEmpty)
+    }
+
+    @Test func outputKeepsTheMP4FamilyAndOtherwiseTakesMatroska() {
+        #expect(SubtitleMux.outputExtension(for: URL(fileURLWithPath: "/v/a.mp4"), container: "mov,mp4,m4a,3gp,3g2,mj2") == "mp4")
+        #expect(SubtitleMux.outputExtension(for: URL(fileURLWithPath: "/v/a.MOV"), container: "mov,mp4,m4a,3gp,3g2,mj2") == "mov")
+        #expect(SubtitleMux.outputExtension(for: URL(fileURLWithPath: "/v/a.webm"), container: "matroska,webm") == "mkv")
+        #expect(SubtitleMux.outputExtension(for: URL(fileURLWithPath: "/v/a.avi"), container: "avi") == "mkv")
+    }
+}
