@@ -22,6 +22,10 @@ public struct BatchSettings: Sendable, Codable, Equatable {
     /// true when `--mux` was given; nil otherwise, so that settings keys made before the option
     /// existed stay current.
     public var mux: Bool?
+    /// `--translate`: English captions through Whisper's translate task (nil when not asked,
+    /// as `mux`); `alsoOriginal` writes the spoken language's captions too.
+    public var translate: Bool?
+    public var alsoOriginal: Bool?
     /// nil: the notice in the caption language (`QualityNotice`).
     public var noticeText: String?
     /// Words whose calibrated confidence is below this are marked low-confidence.
@@ -54,6 +58,8 @@ public struct FileResult: Sendable, Codable, Equatable {
     public var status: Status
     public var duration: Double?
     public var language: Language?
+    /// The spoken language when the captions are an English translation of it.
+    public var translatedFrom: Language?
     public var tier: TranscriptTier?
     /// How the file was to be recognised (`--tier` resolved for its language), and whether a
     /// second model cross-checked it: what its time counts towards in the speed history.
@@ -99,6 +105,12 @@ public struct FileResult: Sendable, Codable, Equatable {
     public var modelLabel: String {
         guard !models.isEmpty else { return "-" }
         return models.joined(separator: ", ") + (checkedBy.map { " (checked by \($0))" } ?? "")
+    }
+
+    /// "en", or "es→en" for an English translation of Spanish speech.
+    public var languageLabel: String {
+        guard let language else { return "-" }
+        return translatedFrom.map { "\($0.code)→\(language.code)" } ?? language.code
     }
 
     /// "modern", "basic", or "mixed (23% basic)".

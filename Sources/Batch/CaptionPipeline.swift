@@ -14,8 +14,10 @@ public final class CaptionPipeline: Sendable {
     public let layout: OutputLayout
     public let resolver: TierResolver
     public let settingsKey: String
-    private let transcriber: ChunkedTranscriber
-    private let style: StyleSheet
+    let transcriber: ChunkedTranscriber
+    /// `--translate`: the multilingual Whisper models, writing English.
+    let translator: ChunkedTranscriber?
+    let style: StyleSheet
 
     public init(settings: BatchSettings, engines: TierEngines, calibration: CalibrationTable, layout: OutputLayout) throws {
         self.settings = settings
@@ -26,6 +28,8 @@ public final class CaptionPipeline: Sendable {
         settingsKey = try settings.key(engines: (engines.modern + engines.basic).map(\.identity), crossChecker: engines.crossChecker?.identity,
                                        calibration: calibration)
         transcriber = ChunkedTranscriber(engines: engines, calibration: calibration, options: settings.transcription)
+        translator = settings.translate == true
+            ? ChunkedTranscriber(engines: engines.translating(), calibration: calibration, options: settings.transcription) : nil
         style = try StyleSheet.load(named: settings.style)
     }
 
@@ -99,93 +103,74 @@ public final class CaptionPipeline: Sendable {
             }
             emit(.tierResolved(input: input, source: source, plan: plan, model: modelLabel(plan)))
 
+            let passes = try captionPasses(plan, warnings: &result.warnings)
             // Refused outputs (a hand-made file, an input, a device) fail the file before the long part.
-            for format in settings.formats {
-                _ = try policy.destination(for: layout.subtitle(for: input, language: plan.language, format: format))
+            for pass in passes {
+                for format in settings.formats {
+                    _ = try policy.destination(for: layout.subtitle(for: input, language: pass.captionLanguage, format: format))
+                }
             }
             if settings.burn != nil, probe.video != nil { _ = try policy.destination(for: layout.burned(for: input)) }
             let subtitled = layout.subtitled(for: input, extension: SubtitleMux.outputExtension(for: input.url, container: probe.container))
             if settings.mux == true, probe.video != nil { _ = try policy.destination(for: subtitled) }
 
-            emit(.stage(input: input, stage: .transcribe, fraction: 0))
-            let journal = try TranscriptionJournal(
-                url: layout.stateFolder(for: input).appendingPathComponent("journal/\(String(SHA256.hex(of: Data(input.relativePath.utf8)).prefix(24))).jsonl"),
-                key: "\(settingsKey)-\(fileIdentity.headTailSHA256)-\(fileIdentity.size)-\(plan.language)-\(plan.mode.rawValue)")
-            let transcript = try transcriber.transcribe(audio, plan: plan, speech: speech, journal: journal, cancellation: cancellation) { progress in
-                emit(.chunk(input: input, progress: progress))
-            }
-
-            // Speech that no engine could recognise is a failure, not "no speech": empty captions
-            // must not pass as done (a rerun would then skip the file as current).
-            if transcript.chunks.contains(where: { $0.outcome == .failed }),
-               !transcript.chunks.contains(where: { $0.outcome == .recognised }) {
-                let reason = transcript.chunks.first { $0.outcome == .failed }?.error ?? "no engine could recognise it"
-                throw BatchError.recognitionFailed(reason: reason)
-            }
-
-            emit(.stage(input: input, stage: .captions, fraction: 0))
             // A damaged header can claim any frame rate; frame gaps then use the usual default.
             let fps = FrameTiming.plausible(probe.video?.frameRate)
             if let rate = probe.video?.frameRate, fps == nil {
                 result.warnings.append(String(format: "the video claims %g frames per second; caption gaps use %g fps instead", rate, FrameTiming.fallbackRate))
             }
-            let builder = try CueBuilder(profile: settings.profile, fps: fps, language: plan.language)
-            let built = builder.build(words: transcript.words)
-            let quality = QualityReport(cues: built.cues, words: transcript.words, rules: builder.rules, lowConfidenceThreshold: settings.lowConfidence)
-
-            emit(.stage(input: input, stage: .write, fraction: 0))
             let video = VideoSize(width: probe.video?.displayWidth ?? 1920, height: probe.video?.displayHeight ?? 1080)
-            let ass = ASSWriter(cues: built.cues, transcript: transcript, video: video, style: style, lowConfidenceThreshold: settings.lowConfidence,
-                                noticeText: settings.noticeText ?? QualityNotice.text(for: plan.language))
-            for format in settings.formats {
-                let url = layout.subtitle(for: input, language: plan.language, format: format)
-                let writer: any SubtitleWriter
-                switch format {
-                case .srt: writer = SRTWriter(cues: built.cues)
-                case .vtt: writer = WebVTTWriter(cues: built.cues, transcript: transcript)
-                case .ass: writer = ass
-                case .json:
-                    let captionSettings = CaptionSettings(profile: settings.profile, framesPerSecond: fps, style: settings.style,
-                                                          lowConfidenceThreshold: settings.lowConfidence)
-                    writer = JSONWriter(transcript: transcript, cues: built.cues, settings: captionSettings, quality: quality)
+            var written: [WrittenCaptions] = []
+            for pass in passes {
+                emit(.stage(input: input, stage: .transcribe, fraction: 0))
+                let journal = try TranscriptionJournal(
+                    url: layout.stateFolder(for: input).appendingPathComponent("journal/\(String(SHA256.hex(of: Data(input.relativePath.utf8)).prefix(24)))\(pass.journalSuffix).jsonl"),
+                    key: "\(settingsKey)-\(fileIdentity.headTailSHA256)-\(fileIdentity.size)-\(plan.language)-\(pass.plan.mode.rawValue)\(pass.journalSuffix)")
+                var transcript = try pass.transcriber.transcribe(audio, plan: pass.plan, speech: speech, journal: journal, cancellation: cancellation) { progress in
+                    emit(.chunk(input: input, progress: progress))
                 }
-                try writer.write(to: url, policy: policy)
-                result.outputs.append(url.path)
+                // Speech that no engine could recognise is a failure, not "no speech": empty captions
+                // must not pass as done (a rerun would then skip the file as current).
+                if transcript.chunks.contains(where: { $0.outcome == .failed }),
+                   !transcript.chunks.contains(where: { $0.outcome == .recognised }) {
+                    let reason = transcript.chunks.first { $0.outcome == .failed }?.error ?? "no engine could recognise it"
+                    throw BatchError.recognitionFailed(reason: reason)
+                }
+                if pass.isTranslation {
+                    transcript.translatedFrom = transcript.language
+                    transcript.language = .english
+                }
+                emit(.stage(input: input, stage: .captions, fraction: 0))
+                emit(.stage(input: input, stage: .write, fraction: 0))
+                let captions = try write(transcript, of: input, fps: fps, video: video, policy: policy)
+                journal.discard()
+                result.outputs += captions.outputs
+                result.warnings += passWarnings(captions, pass: pass, passes: passes.count)
+                written.append(captions)
             }
-            journal.discard()
-
-            result.tier = transcript.tier
-            result.mode = plan.mode
-            result.models = transcript.engines.map(\.model)
-            result.checkedBy = transcript.checkedBy?.model
-            result.basicShare = transcript.basicShare
-            result.words = transcript.words.count
-            result.cues = built.cues.count
-            result.violations = built.violations.count
-            result.lowConfidenceShare = quality.lowConfidenceShare
-            result.chunks = transcript.chunks
-            result.cueMarks = built.cues.map { cue in
+            // The summary, the report and the manifest describe what the viewer reads first: the
+            // translation when there is one.
+            let primary = written[0]
+            result.language = primary.transcript.language
+            result.translatedFrom = primary.transcript.translatedFrom
+            result.tier = primary.transcript.tier
+            result.mode = passes[0].plan.mode
+            result.models = primary.transcript.engines.map(\.model)
+            result.checkedBy = primary.transcript.checkedBy?.model
+            result.basicShare = primary.transcript.basicShare
+            result.words = primary.transcript.words.count
+            result.cues = primary.built.cues.count
+            result.violations = primary.built.violations.count
+            result.lowConfidenceShare = primary.quality.lowConfidenceShare
+            result.chunks = written.flatMap(\.transcript.chunks)
+            result.cueMarks = primary.built.cues.map { cue in
                 FileResult.CueMark(start: Double(cue.start) / 1000, end: Double(cue.end) / 1000, tier: cue.tier,
                                    score: cue.words.isEmpty ? nil : cue.words.reduce(0) { $0 + $1.score } / Double(cue.words.count))
             }
-            // Said wherever the user looks (terminal, summary, report), not only in the JSON.
-            let fellBack = transcript.chunks.filter { plan.mode == .modern && $0.tier == .basic }
-            if let first = fellBack.first {
-                result.warnings.append("\(fellBack.count) of \(transcript.chunks.count) chunk(s) fell back to the basic tier (flagged as such): "
-                    + (first.error ?? "the modern tier failed"))
-            }
-            result.warnings += Self.transcriptWarnings(transcript)
-            result.warnings += confidenceWarnings(transcript)
-            let failedChunks = transcript.chunks.filter { $0.outcome == .failed }
-            if !failedChunks.isEmpty {
-                result.warnings.append("\(failedChunks.count) chunk(s) could not be recognised by any tier: "
-                    + failedChunks.map { String(format: "%.1f–%.1f s", $0.start, $0.end) }.joined(separator: ", ")
-                    + "; their speech is missing from the captions, and a rerun retries the file")
-            }
             var burn: BurnIn?
             if var options = settings.burn, probe.video != nil {
-                options.noticeText = settings.noticeText ?? QualityNotice.text(for: plan.language)
-                burn = BurnIn(input: input.url.path, output: layout.burned(for: input).path, script: ass.document(), styleSheet: style,
+                options.noticeText = settings.noticeText ?? QualityNotice.text(for: primary.transcript.language)
+                burn = BurnIn(input: input.url.path, output: layout.burned(for: input).path, script: primary.ass.document(), styleSheet: style,
                               options: options, outputPolicy: policy)
             } else if settings.burn != nil {
                 result.warnings.append("no video stream: nothing to burn captions into")
@@ -194,11 +179,15 @@ public final class CaptionPipeline: Sendable {
             if settings.mux == true, probe.video != nil {
                 // Matroska keeps the ASS styling (the Basic style, the notice); an MP4 text track
                 // holds what the SRT holds.
-                let title = SubtitleTrack.title(language: plan.language, tier: transcript.tier)
-                let track: SubtitleTrack = subtitled.pathExtension == "mkv"
-                    ? .styled(ass.document(), language: plan.language, title: title)
-                    : .text(cues: built.cues, language: plan.language, title: title)
-                mux = SubtitleMux(input: input.url.path, output: subtitled.path, tracks: [track], outputPolicy: policy)
+                // One track per caption language, the spoken one first.
+                let tracks = written.reversed().map { captions -> SubtitleTrack in
+                    let language = captions.transcript.language
+                    let title = SubtitleTrack.title(language: language, tier: captions.transcript.tier, translatedFrom: captions.transcript.translatedFrom)
+                    return subtitled.pathExtension == "mkv"
+                        ? .styled(captions.ass.document(), language: language, title: title)
+                        : .text(cues: captions.built.cues, language: language, title: title)
+                }
+                mux = SubtitleMux(input: input.url.path, output: subtitled.path, tracks: tracks, outputPolicy: policy)
             } else if settings.mux == true {
                 result.warnings.append("no video stream: no subtitled copy made (the subtitle files are the captions)")
             }
@@ -303,7 +292,11 @@ public final class CaptionPipeline: Sendable {
     }
 
     /// Where this file's confidences rest on no measurement, and what `--cross-check` could not do.
-    func confidenceWarnings(_ transcript: Transcript) -> [String] {
+    func confidenceWarnings(_ transcript: Transcript, engines: TierEngines) -> [String] {
+        if transcript.translatedFrom != nil {
+            return ["the confidence of translated words is not calibrated (the measured maps are for transcription): "
+                + "their low-confidence marks are unmeasured"]
+        }
         var warnings = transcript.engines.compactMap { identity -> String? in
             let used = calibration[identity: identity]
             let name = CalibrationTable.key(identity)
@@ -371,11 +364,13 @@ public final class CaptionPipeline: Sendable {
 public enum BatchError: Error, CustomStringConvertible, Equatable {
     case interrupted
     case recognitionFailed(reason: String)
+    case cannotTranslate(reason: String)
 
     public var description: String {
         switch self {
         case .interrupted: return "interrupted"
         case .recognitionFailed(let reason): return "no speech could be recognised by any tier: \(reason)"
+        case .cannotTranslate(let reason): return reason + " (or add --also-original to write the spoken language's captions alone)"
         }
     }
 }

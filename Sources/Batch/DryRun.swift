@@ -26,7 +26,8 @@ public enum DryRun {
                 do {
                     let resolved = try pipeline.resolver.resolve(requested, preference: pipeline.settings.tier)
                     plan = resolved
-                    (language, tier) = (resolved.language.code, resolved.displayTier + (pipeline.modelLabel(resolved).map { " (\($0))" } ?? ""))
+                    (language, tier) = pipeline.translationLabel(resolved)
+                        ?? (resolved.language.code, resolved.displayTier + (pipeline.modelLabel(resolved).map { " (\($0))" } ?? ""))
                 } catch {
                     (language, tier) = (requested.code, "unsupported")
                 }
@@ -36,7 +37,9 @@ public enum DryRun {
             let history = SpeedHistory.load(stateFolder: pipeline.layout.stateFolder(for: input))
             let (factor, measured) = history.factor(plan?.mode ?? .modern, crossChecked: plan.map(pipeline.isCrossChecked) ?? false)
             anyMeasured = anyMeasured || measured
-            let estimate = (probe.duration ?? 0) * factor
+            // A translation with the original captions too is heard twice.
+            let passes = plan.map { pipeline.translationLabel($0) != nil && pipeline.settings.alsoOriginal == true } == true ? 2.0 : 1.0
+            let estimate = (probe.duration ?? 0) * factor * passes
             let skipped = !force && pipeline.currentResult(input) != nil
             // A file that would be skipped costs nothing; its estimate is shown all the same.
             if !skipped { total += estimate }

@@ -28,7 +28,7 @@ public enum HTMLReport {
             let tierClass = r.tier == .basic || r.tier == .mixed ? " class=\"basic\"" : ""
             let warnings = r.warnings.map { "<br><small class=\"basic\">warning: \(escape($0))</small>" }.joined()
             let status = r.status == .failed ? "<span class=\"failed\">failed: \(escape(r.error ?? ""))</span>" : r.status.rawValue + warnings
-            html += "<tr><td>\(escape(r.relativePath))</td><td>\(r.duration.map(Format.duration) ?? "-")</td><td>\(escape(r.language?.code ?? "-"))</td>"
+            html += "<tr><td>\(escape(r.relativePath))</td><td>\(r.duration.map(Format.duration) ?? "-")</td><td>\(escape(r.languageLabel))</td>"
                 + "<td\(tierClass)>\(escape(r.tierLabel))</td><td>\(escape(r.modelLabel))</td><td>\(r.words.map(String.init) ?? "-")</td>"
                 + "<td>\(Format.percent(r.lowConfidenceShare))</td><td>\(r.cues.map(String.init) ?? "-")</td>"
                 + "<td>\(r.violations.map(String.init) ?? "-")</td><td>\(Format.seconds(r.seconds))</td><td>\(status)</td></tr>\n"

@@ -34,7 +34,8 @@ public final class JSONLinesReporter: BatchReporter {
         case .fileFinished(_, let result):
             object = ["event": result.status == .failed ? "file-failed" : (result.status == .skipped ? "file-skipped" : "file-done"),
                       "file": result.path, "outputs": result.outputs, "tier": result.tier?.rawValue,
-                      "basicShare": result.basicShare, "lowConfidenceShare": result.lowConfidenceShare, "language": result.language?.code, "error": result.error,
+                      "basicShare": result.basicShare, "lowConfidenceShare": result.lowConfidenceShare, "language": result.language?.code,
+                      "translatedFrom": result.translatedFrom?.code, "error": result.error,
                       "warnings": result.warnings, "seconds": result.seconds]
         case .batchFinished(let results, let interrupted, let seconds):
             object = ["event": "batch-finished", "done": results.filter { $0.status == .done }.count,

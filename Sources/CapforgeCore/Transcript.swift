@@ -67,6 +67,9 @@ public struct Transcript: Codable, Sendable, Equatable {
     /// The second model that heard the modern tier's chunks again (`--cross-check`); nil when
     /// none did.
     public var checkedBy: EngineIdentity?
+    /// The spoken language when the words are an English translation of it; nil when they are
+    /// what was said.
+    public var translatedFrom: Language?
 
     public init(language: Language, words: [Word], engines: [EngineIdentity] = [], chunks: [ChunkRecord] = [], duration: Double,
                 speechDetector: String? = nil, droppedWords: [Word] = [], wordsOverNoSpeech: Int = 0,

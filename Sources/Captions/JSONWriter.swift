@@ -39,6 +39,8 @@ public struct JSONWriter: SubtitleWriter {
         var format = JSONWriter.formatName
         var version = JSONWriter.formatVersion
         var language: Language
+        /// The spoken language, when `words` are Whisper's English translation of it.
+        var translatedFrom: Language?
         var duration: Double
         var tier: TranscriptTier
         var basicShare: Double
@@ -68,7 +70,7 @@ public struct JSONWriter: SubtitleWriter {
 
     public func render() throws -> String {
         let document = Document(
-            language: transcript.language, duration: transcript.duration, tier: transcript.tier,
+            language: transcript.language, translatedFrom: transcript.translatedFrom, duration: transcript.duration, tier: transcript.tier,
             basicShare: transcript.basicShare, engines: transcript.engines, checkedBy: transcript.checkedBy, speechDetector: transcript.speechDetector, settings: settings, quality: quality,
             chunks: transcript.chunks, words: transcript.words, droppedWords: transcript.droppedWords,
             arbitrations: transcript.arbitrations,

@@ -9,6 +9,9 @@ struct TierSummary {
 
     var lines: [String] {
         var lines = [Self.tierLabel + transcript.tier.rawValue]
+        if let source = transcript.translatedFrom {
+            lines.append("Translated from \(source.name) (\(source.code)) by Whisper's translate task: the words are English, not what was said")
+        }
         for engine in transcript.engines {
             var line = "Engine: \(engine.engine) (\(engine.tier.rawValue) tier), model \(engine.model)"
             if let sha = engine.modelSHA256 { line += ", sha256 \(sha)" }

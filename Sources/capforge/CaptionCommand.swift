@@ -11,6 +11,8 @@ private let batchOptions: [Option] = [
     Option("include-ext", value: "LIST", help: "also take files with these extensions from folders (comma-separated, e.g. dat,mod)"),
     Option("lang", value: "auto|CODE", help: "spoken language (default auto: stream tag, then detection, then English)"),
     Option("tier", value: "auto|modern|basic|arbitrate", help: "which recogniser tier to use (default auto)"),
+    Option("translate", help: "English captions for speech in another language (Whisper's translate task; needs a multilingual model such as base)"),
+    Option("also-original", help: "with --translate, also write the captions in the spoken language"),
     Option("profile", value: "NAME|FILE", help: "caption rules: netflix-en (default), bbc, dcmp, or a JSON profile file"),
     Option("style", value: "NAME", help: "ASS style from Styles/: default, large, top"),
     Option("out", value: "DIR", help: "write outputs under DIR, mirroring the input folders (default: next to each video)"),
@@ -146,6 +148,16 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
     settings.noticeText = args.value("notice-text")
     if args.flag("burn") { settings.burn = try parsedBurnOptions(args) }
     if args.flag("mux") { settings.mux = true }
+    if args.flag("translate") {
+        // Only Whisper translates: the basic tier has nothing to offer, nor to arbitrate with.
+        guard settings.tier == .auto || settings.tier == .modern else {
+            throw UsageError.invalidValue(option: "tier", value: settings.tier.rawValue, reason: "--translate needs the modern tier (Whisper); the basic tier cannot translate")
+        }
+        settings.translate = true
+        if args.flag("also-original") { settings.alsoOriginal = true }
+    } else if args.flag("also-original") {
+        throw UsageError.invalidValue(option: "also-original", value: "", reason: "it goes with --translate")
+    }
     return settings
 }
 

@@ -4,7 +4,7 @@ import Foundation
 
 /// The modern tier: Whisper through libwhisper, one loaded model per engine.
 /// Unchecked: the C context is not Sendable; `lock` serialises every use of it.
-public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
+public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sendable {
     public static let engineName = "whisper"
     public let identity: EngineIdentity
     public let supportedLanguages: Set<Language>
@@ -43,8 +43,17 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
         try transcribeDetailed(audio, language: language, cancellation: cancellation).words
     }
 
+    public func translate(_ audio: MonoAudio, from language: Language, cancellation: Cancellation) throws -> [Word] {
+        try transcribeDetailed(audio, language: language, task: .translate, cancellation: cancellation).words
+    }
+
     /// `language` nil lets a multilingual model pick (an English-only one hears English).
-    public func transcribeDetailed(_ audio: MonoAudio, language: Language?, cancellation: Cancellation) throws -> WhisperTranscription {
+    /// `task` `.translate` writes what a multilingual model hears in `language` as English.
+    public func transcribeDetailed(_ audio: MonoAudio, language: Language?, task: WhisperTask = .transcribe,
+                                   cancellation: Cancellation) throws -> WhisperTranscription {
+        if task == .translate, !isMultilingual {
+            throw SpeechError.engineFailed(engine: Self.engineName, reason: "\(identity.model) is an English-only model and cannot translate")
+        }
         let requested = language ?? (isMultilingual ? nil : .english)
         if let requested, !supportedLanguages.contains(requested) {
             throw SpeechError.unsupportedLanguage(language: requested, engine: Self.engineName, available: supportedLanguages.sorted())
@@ -56,7 +65,7 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
 
-        var segments = try decode(audio.samples, language: requested?.code ?? "auto", redecoding: false, cancellation: cancellation, began: began)
+        var segments = try decode(audio.samples, language: requested?.code ?? "auto", task: task, redecoding: false, cancellation: cancellation, began: began)
         let decodedIn = requested ?? WhisperLanguages.language(of: context.decodedLanguageID) ?? .english
         var redecoded = 0
         let bursts = LoudnessEnvelope(audio.samples[...]).bursts()
@@ -71,7 +80,7 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
                 continue
             }
             redecoded += 1
-            let again = try redecode(span, of: audio.samples, language: decodedIn.code, cancellation: cancellation, began: began)
+            let again = try redecode(span, of: audio.samples, language: decodedIn.code, task: task, cancellation: cancellation, began: began)
             segments.replaceSubrange(loop.segments, with: RepetitionGuard.collapsed(again, endOfText: endOfText, bursts: bursts))
         }
         if RepetitionGuard.firstLoop(in: segments, endOfText: endOfText, bursts: bursts) != nil {
@@ -111,13 +120,13 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
     /// The span of looping segments decoded again on its own, sampling from the start and with
     /// no earlier text as prompt; the caller cuts whatever still loops.
     private func redecode(
-        _ span: [DecodedSegment], of samples: [Float], language: String, cancellation: Cancellation, began: Date
+        _ span: [DecodedSegment], of samples: [Float], language: String, task: WhisperTask, cancellation: Cancellation, began: Date
     ) throws -> [DecodedSegment] {
         let rate = MonoAudio.sampleRate / 100
         let lo = max(0, min(samples.count, Int(span.first!.start) * rate))
         let hi = max(lo, min(samples.count, Int(span.last!.end) * rate))
         let shift = Int64(lo / rate)
-        let again = try decode(Array(samples[lo..<hi]), language: language, redecoding: true,
+        let again = try decode(Array(samples[lo..<hi]), language: language, task: task, redecoding: true,
                                cancellation: cancellation, began: began)
         return again.map { piece in
             var piece = piece
@@ -135,7 +144,7 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
     }
 
     func decode(
-        _ samples: [Float], language: String, redecoding: Bool, cancellation: Cancellation, began: Date
+        _ samples: [Float], language: String, task: WhisperTask, redecoding: Bool, cancellation: Cancellation, began: Date
     ) throws -> [DecodedSegment] {
         var params = context.defaultParams(options.beamSize > 1 ? WHISPER_SAMPLING_BEAM_SEARCH : WHISPER_SAMPLING_GREEDY)
         params.n_threads = Int32(options.threads)
@@ -152,6 +161,7 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
         params.print_realtime = false
         params.print_timestamps = false
         params.detect_language = false
+        params.translate = task == .translate
         if redecoding { params.temperature = params.temperature_inc }
 
         // The prompt is re-sent in every window (carry_initial_prompt); the text budget holds

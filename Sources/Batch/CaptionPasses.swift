@@ -1,0 +1,110 @@
+import CapforgeCore
+import Captions
+import Foundation
+import Speech
+
+/// One set of captions a file gets: what was said, or (`--translate`) Whisper's English for it.
+struct CaptionPass {
+    let plan: TierPlan
+    let transcriber: ChunkedTranscriber
+    let engines: TierEngines
+    let isTranslation: Bool
+    /// The language of the caption text, and of its file names.
+    var captionLanguage: Language { isTranslation ? .english : plan.language }
+    /// Each pass journals apart, so that resuming one never replays the other's chunks.
+    var journalSuffix: String { isTranslation ? "-translation" : "" }
+}
+
+/// A transcript turned into cues and written in every format asked for.
+struct WrittenCaptions {
+    let transcript: Transcript
+    let built: CueBuildResult
+    let quality: QualityReport
+    let ass: ASSWriter
+    let outputs: [String]
+}
+
+extension CaptionPipeline {
+    /// The passes for a file of `plan`: the translation first when one is asked for and can be
+    /// made, the spoken language's captions when asked for or when there is nothing to translate.
+    func captionPasses(_ plan: TierPlan, warnings: inout [String]) throws -> [CaptionPass] {
+        let original = CaptionPass(plan: plan, transcriber: transcriber, engines: engines, isTranslation: false)
+        guard settings.translate == true, let translator else { return [original] }
+        guard plan.language != .english else {
+            warnings.append("the speech is English, so --translate has nothing to translate: the captions are what was said")
+            return [original]
+        }
+        guard translator.engines.engine(.modern, for: plan.language) != nil else {
+            let reason = "cannot translate \(plan.language.name) to English: only a multilingual Whisper model can, and none installed here covers it"
+                + (plan.mode == .basic ? " (the basic tier, which recognises it, cannot translate)" : "")
+                + "; install one with 'capforge models install base'"
+            guard settings.alsoOriginal == true else { throw BatchError.cannotTranslate(reason: reason) }
+            warnings.append(reason + "; only the \(plan.language.name) captions were written")
+            return [original]
+        }
+        // The basic tier would write the spoken language into an English file: never a stand-in here.
+        let translation = CaptionPass(plan: TierPlan(language: plan.language, mode: .modern, basicFallback: false),
+                                      transcriber: translator, engines: translator.engines, isTranslation: true)
+        return settings.alsoOriginal == true ? [translation, original] : [translation]
+    }
+
+    /// The dry run's language and tier for a file `--translate` will translate ("es→en",
+    /// "modern (base, translating)"); nil when it will not be translated.
+    func translationLabel(_ plan: TierPlan) -> (language: String, tier: String)? {
+        guard settings.translate == true, plan.language != .english else { return nil }
+        guard let engine = translator?.engines.engine(.modern, for: plan.language) else {
+            return ("\(plan.language.code)→en", "cannot translate (no multilingual Whisper model)")
+        }
+        let original = settings.alsoOriginal == true ? ", then \(plan.language.code) as spoken" : ""
+        return ("\(plan.language.code)→en", "modern (\(engine.identity.model), translating\(original))")
+    }
+
+    /// Cues by the profile for the caption language, then every format, each file renamed into place.
+    func write(_ transcript: Transcript, of input: BatchInput, fps: Double?, video: VideoSize, policy: OutputPolicy) throws -> WrittenCaptions {
+        let language = transcript.language
+        let builder = try CueBuilder(profile: settings.profile, fps: fps, language: language)
+        let built = builder.build(words: transcript.words)
+        let quality = QualityReport(cues: built.cues, words: transcript.words, rules: builder.rules, lowConfidenceThreshold: settings.lowConfidence)
+        let ass = ASSWriter(cues: built.cues, transcript: transcript, video: video, style: style, lowConfidenceThreshold: settings.lowConfidence,
+                            noticeText: settings.noticeText ?? QualityNotice.text(for: language))
+        var outputs: [String] = []
+        for format in settings.formats {
+            let url = layout.subtitle(for: input, language: language, format: format)
+            let writer: any SubtitleWriter
+            switch format {
+            case .srt: writer = SRTWriter(cues: built.cues)
+            case .vtt: writer = WebVTTWriter(cues: built.cues, transcript: transcript)
+            case .ass: writer = ass
+            case .json:
+                let captionSettings = CaptionSettings(profile: settings.profile, framesPerSecond: fps, style: settings.style,
+                                                      lowConfidenceThreshold: settings.lowConfidence)
+                writer = JSONWriter(transcript: transcript, cues: built.cues, settings: captionSettings, quality: quality)
+            }
+            try writer.write(to: url, policy: policy)
+            outputs.append(url.path)
+        }
+        return WrittenCaptions(transcript: transcript, built: built, quality: quality, ass: ass, outputs: outputs)
+    }
+
+    /// What a pass did that was not asked for, said wherever the user looks (terminal, summary,
+    /// report), not only in the JSON; a translation's own lines say so when both were made.
+    func passWarnings(_ captions: WrittenCaptions, pass: CaptionPass, passes: Int) -> [String] {
+        let transcript = captions.transcript
+        var warnings: [String] = []
+        let fellBack = transcript.chunks.filter { pass.plan.mode == .modern && $0.tier == .basic }
+        if let first = fellBack.first {
+            warnings.append("\(fellBack.count) of \(transcript.chunks.count) chunk(s) fell back to the basic tier (flagged as such): "
+                + (first.error ?? "the modern tier failed"))
+        }
+        warnings += Self.transcriptWarnings(transcript)
+        warnings += confidenceWarnings(transcript, engines: pass.engines)
+        let failedChunks = transcript.chunks.filter { $0.outcome == .failed }
+        if !failedChunks.isEmpty {
+            warnings.append("\(failedChunks.count) chunk(s) could not be recognised by any tier: "
+                + failedChunks.map { String(format: "%.1f–%.1f s", $0.start, $0.end) }.joined(separator: ", ")
+                + "; their speech is missing from the captions, and a rerun retries the file")
+        }
+        guard pass.isTranslation && passes > 1 else { return warnings }
+        return warnings.map { "English translation: " + $0 }
+    }
+}
