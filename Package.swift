@@ -40,6 +40,8 @@ let package = Package(
         // calls, bound with dlsym when the library is first needed.
         .systemLibrary(name: "CWhisper", path: "Sources/CWhisper"),
         .systemLibrary(name: "CVosk", path: "Sources/CVosk"),
+        // Debian's libicuuc, for word segmentation: opened the same way (see cicu.h for why).
+        .systemLibrary(name: "CICU", path: "Sources/CICU"),
 
         // Plain value types shared by every layer.
         // Optimised even in debug builds: hashing models and inputs is 200× slower unoptimised.
@@ -48,7 +50,7 @@ let package = Package(
         .target(name: "Arguments"),
         .target(name: "Media", dependencies: ["CapforgeCore", "CFFmpeg"]),
         .target(name: "Burn", dependencies: ["CapforgeCore", "Media", "Captions", "CFFmpeg", "CLibass", "CFontconfig"]),
-        .target(name: "Captions", dependencies: ["CapforgeCore"]),
+        .target(name: "Captions", dependencies: ["CapforgeCore", "CICU"]),
         .target(
             name: "Speech", dependencies: ["CapforgeCore", "CPocketSphinx", "CWhisper", "CVosk"],
             linkerSettings: engineLinkerSettings),

@@ -11,7 +11,12 @@ public struct BatchSettings: Sendable, Codable, Equatable {
     public var language = LanguageChoice.auto
     public var tier: TierPreference = .auto
     public var formats: [SubtitleFormat] = [.srt, .ass, .vtt, .json]
+    /// The caption rules when `profileForEveryLanguage`; otherwise each file's caption language
+    /// picks its own (`--profile auto`, `CaptionProfile.forLanguage`).
     public var profile: CaptionProfile = .netflixEnglish
+    /// true when `--profile` named one profile for every file; nil for auto, which keeps the
+    /// settings keys made when every file had the English rules.
+    public var profileForEveryLanguage: Bool?
     public var style: String = StyleSheet.defaultName
     public var glossary = Glossary(terms: [])
     public var preciseTiming = false
@@ -33,6 +38,11 @@ public struct BatchSettings: Sendable, Codable, Equatable {
     public var transcription = TranscriptionOptions()
 
     public init() {}
+
+    /// The caption rules for captions in `language`.
+    public func profile(for language: Language) -> CaptionProfile {
+        profileForEveryLanguage == true ? profile : CaptionProfile.forLanguage(language)
+    }
 
     /// The settings key for these settings with these engines and calibration.
     public func key(engines: [EngineIdentity], crossChecker: EngineIdentity? = nil, calibration: CalibrationTable) throws -> String {

@@ -62,7 +62,8 @@ extension CaptionPipeline {
     /// Cues by the profile for the caption language, then every format, each file renamed into place.
     func write(_ transcript: Transcript, of input: BatchInput, fps: Double?, video: VideoSize, policy: OutputPolicy) throws -> WrittenCaptions {
         let language = transcript.language
-        let builder = try CueBuilder(profile: settings.profile, fps: fps, language: language)
+        let profile = settings.profile(for: language)
+        let builder = try CueBuilder(profile: profile, fps: fps, language: language)
         let built = builder.build(words: transcript.words)
         let quality = QualityReport(cues: built.cues, words: transcript.words, rules: builder.rules, lowConfidenceThreshold: settings.lowConfidence)
         let ass = ASSWriter(cues: built.cues, transcript: transcript, video: video, style: style, lowConfidenceThreshold: settings.lowConfidence,
@@ -76,7 +77,7 @@ extension CaptionPipeline {
             case .vtt: writer = WebVTTWriter(cues: built.cues, transcript: transcript)
             case .ass: writer = ass
             case .json:
-                let captionSettings = CaptionSettings(profile: settings.profile, framesPerSecond: fps, style: settings.style,
+                let captionSettings = CaptionSettings(profile: profile, framesPerSecond: fps, style: settings.style,
                                                       lowConfidenceThreshold: settings.lowConfidence)
                 writer = JSONWriter(transcript: transcript, cues: built.cues, settings: captionSettings, quality: quality)
             }

@@ -1,8 +1,19 @@
+import CapforgeCore
 import Foundation
+
+/// How a profile counts characters, for line length and reading speed.
+public enum CharacterCounting: String, Codable, Sendable {
+    /// Every character one; a wide East Asian character takes two of a line's columns.
+    case characters
+    /// The Netflix rule for Chinese, Japanese and Korean: a full-width character counts one, a
+    /// half-width one (Latin letters, spaces, punctuation) a half.
+    case fullWidth
+}
 
 /// The rules a caption file is built and checked against.
 ///
-/// Lengths are in display columns (see `TextMetrics`), times in milliseconds.
+/// Lengths are in display columns (see `TextMetrics`), or full-width characters when `counting`
+/// says so; times in milliseconds.
 public struct CaptionProfile: Codable, Sendable, Equatable {
     public var name: String
     public var maxCharactersPerLine: Int
@@ -23,12 +34,15 @@ public struct CaptionProfile: Codable, Sendable, Equatable {
     public var maxLinger: Double
     /// A silence between words at least this long always ends a cue.
     public var pauseBreak: Double
+    /// nil counts `.characters` (and keeps the settings keys of profiles made before it).
+    public var counting: CharacterCounting?
 
     public init(
         name: String, maxCharactersPerLine: Int = 42, maxLines: Int = 2,
         maxCharactersPerSecond: Double = 20, targetCharactersPerSecond: Double = 17,
         maxWordsPerMinute: Double? = nil, minDuration: Double = 5000.0 / 6.0, maxDuration: Double = 7000,
-        minGapFrames: Double = 2, chainGapFrames: Double = 12, maxLinger: Double = 500, pauseBreak: Double = 500
+        minGapFrames: Double = 2, chainGapFrames: Double = 12, maxLinger: Double = 500, pauseBreak: Double = 500,
+        counting: CharacterCounting? = nil
     ) {
         self.name = name
         self.maxCharactersPerLine = maxCharactersPerLine
@@ -42,6 +56,20 @@ public struct CaptionProfile: Codable, Sendable, Equatable {
         self.chainGapFrames = chainGapFrames
         self.maxLinger = maxLinger
         self.pauseBreak = pauseBreak
+        self.counting = counting
+    }
+
+    /// Display columns a line may take.
+    var lineColumns: Int { counting == .fullWidth ? maxCharactersPerLine * 2 : maxCharactersPerLine }
+
+    /// A line's length as the profile counts it.
+    public func length(of line: String) -> Double {
+        counting == .fullWidth ? Double(TextMetrics.width(line)) / 2 : Double(TextMetrics.width(line))
+    }
+
+    /// The characters reading speed counts (line breaks not counted).
+    public func readingLength(_ lines: [String]) -> Double {
+        counting == .fullWidth ? Double(lines.reduce(0) { $0 + TextMetrics.width($1) }) / 2 : Double(TextMetrics.characterCount(lines))
     }
 
     public static let defaultName = "netflix-en"
@@ -52,13 +80,22 @@ public struct CaptionProfile: Codable, Sendable, Equatable {
     public static let dcmp = CaptionProfile(
         name: "dcmp", maxCharactersPerLine: 32, minDuration: 2000)
 
-    public static let builtIn: [CaptionProfile] = [netflixEnglish, bbc, dcmp]
+    public static let builtIn: [CaptionProfile] = [netflixEnglish, bbc, dcmp] + byLanguage.values.sorted { $0.name < $1.name }
+
+    /// `--profile auto`: the rules are chosen by each file's caption language.
+    public static let automaticName = "auto"
 
     public static func named(_ name: String) throws -> CaptionProfile {
         guard let profile = builtIn.first(where: { $0.name == name.lowercased() }) else {
-            throw ProfileError.unknown(name: name, available: builtIn.map(\.name))
+            throw ProfileError.unknown(name: name, available: [automaticName] + builtIn.map(\.name))
         }
         return profile
+    }
+
+    /// The profile for captions in `language`: its own Netflix style guide where Capforge has
+    /// one (`LanguageProfiles.swift`), else the English rules.
+    public static func forLanguage(_ language: Language) -> CaptionProfile {
+        byLanguage[language.code] ?? netflixEnglish
     }
 
     /// Checks that the values can all be met at once, so the cue builder never has to choose

@@ -16,15 +16,22 @@ public struct CueBuilder: Sendable {
     /// Delays shorter than this are routine (minimum durations) and not reported.
     static let reportedDelay = 250
 
+    /// The most a cue may start after its speech because earlier cues needed reading time.
+    static let maxDelay = 1000
+
+    /// Languages written without spaces between words: their cue and line breaks need ICU's segmentation.
+    static let unspacedLanguages: Set<String> = ["zh", "ja", "yue", "th", "lo", "km", "my"]
+
     public init(profile: CaptionProfile = .netflixEnglish, fps: Double? = nil, language: Language = .english) throws {
         try profile.validate()
+        if Self.unspacedLanguages.contains(language.code) { try WordSegmentation.check() }
         self.profile = profile
         self.rules = try CueRules(profile: profile, framesPerSecond: fps)
         self.language = language
     }
 
     private var lineBreaker: LineBreaker {
-        LineBreaker(maxWidth: profile.maxCharactersPerLine, maxLines: profile.maxLines, english: language == .english)
+        LineBreaker(maxWidth: profile.lineColumns, maxLines: profile.maxLines, rules: BreakRules.forLanguage(language))
     }
 
     public func build(words input: [Word]) -> CueBuildResult {
@@ -44,6 +51,7 @@ public struct CueBuilder: Sendable {
             .map { offset, word -> (Int, Word) in
                 var word = word
                 word.text = word.text.trimmingCharacters(in: .whitespacesAndNewlines)
+                if language.code == "fr" { word.text = FrenchSpacing.spaced(word.text) }
                 return (offset, word)
             }
             .filter { !$0.1.text.isEmpty }
@@ -66,13 +74,33 @@ public struct CueBuilder: Sendable {
             }
             words += pieces
         }
+        markWordEnds(&words)
         return words
+    }
+
+    /// Recognisers split Chinese and Japanese into tokens, not words: a cue should not end
+    /// between two tokens of one word as ICU's segmentation of the running text finds it.
+    private func markWordEnds(_ words: inout [TimedWord]) {
+        var index = 0
+        while index < words.count {
+            var end = index + 1
+            while end < words.count, let last = words[end - 1].word.text.last, let first = words[end].word.text.first,
+                  TextMetrics.isUnspaced(last) && TextMetrics.isUnspaced(first) { end += 1 }
+            if end - index > 1, let starts = try? WordSegmentation.wordStarts(in: words[index..<end].map(\.word.text).joined()) {
+                var offset = 0
+                for i in index..<(end - 1) {
+                    offset += words[i].word.text.count
+                    words[i].endsWord = starts.contains(offset)
+                }
+            }
+            index = end
+        }
     }
 
     /// Cuts a word that cannot be laid out on the cue's lines into line-sized pieces sharing its
     /// time (a long unit, or a whole unspaced CJK segment that a recogniser returned as one word).
     private func cut(_ word: TimedWord) -> [TimedWord] {
-        let limit = profile.maxCharactersPerLine
+        let limit = profile.lineColumns
         let units = TextUnit.units(of: [word.word.text])
         guard units.contains(where: { $0.width > limit }) || !lineBreaker.fits(units) else { return [word] }
         var pieces: [String] = [""]
@@ -136,7 +164,7 @@ public struct CueBuilder: Sendable {
             cost += boundaryCost(after: range.upperBound - 1, in: words)
             available = min(available, words[range.upperBound].start - rules.timing.chainedGap - start)
         }
-        let speed = Double(TextMetrics.characterCount(text)) * 1000 / Double(max(available, 1))
+        let speed = profile.readingLength(text) * 1000 / Double(max(available, 1))
         if speed > profile.targetCharactersPerSecond { cost += (speed - profile.targetCharactersPerSecond) * 2 }
         if speed > profile.maxCharactersPerSecond { cost += (speed - profile.maxCharactersPerSecond) * 10 }
         if Double(available) < profile.minDuration { cost += 3 + (profile.minDuration - Double(available)) / 100 }
@@ -147,7 +175,7 @@ public struct CueBuilder: Sendable {
     /// leaves the reader waiting for the rest of the phrase, and a pause after it is hesitation.
     private func holdsAcrossPause(_ words: [TimedWord], _ index: Int) -> Bool {
         let text = words[index].word.text
-        return lineBreaker.english && EnglishBreakRules.leavesPhraseOpen(text)
+        return lineBreaker.rules?.leavesPhraseOpen(text) == true
             && index + 1 < words.count && Double(words[index + 1].start - words[index].end) < profile.pauseBreak * 3
     }
 
@@ -157,12 +185,13 @@ public struct CueBuilder: Sendable {
         if Punctuation.endsSentence(text) { return 0 }
         if holdsAcrossPause(words, index) { return 20 }
         if Double(pause) >= profile.pauseBreak { return 0 }
+        if !words[index].endsWord { return 20 }
         let endsClause = Punctuation.endsClause(text)
         var cost = endsClause ? 3.0 : 12.0
         if pause >= 100 { cost = min(cost, max(1, 10 - Double(pause) / 40)) }
-        if lineBreaker.english && cost >= 12 {
-            if EnglishBreakRules.startsPhrase.contains(EnglishBreakRules.normalised(words[index + 1].word.text)) { cost = 8 }
-            if EnglishBreakRules.bindsForward.contains(EnglishBreakRules.normalised(text)) { cost = 20 }
+        if let rules = lineBreaker.rules, cost >= 12 {
+            if rules.startsPhrase.contains(BreakRules.normalised(words[index + 1].word.text)) { cost = 8 }
+            if rules.bindsForward.contains(BreakRules.normalised(text)) { cost = 20 }
         }
         return cost
     }
@@ -196,11 +225,17 @@ public struct CueBuilder: Sendable {
                                        message: "speech without punctuation or pause was too long for one cue; split after \"\(words[range.upperBound - 1].word.text)\""))
             }
             let required = rules.requiredDuration(lines: lines)
-            let targetEnd = start + Int((Double(TextMetrics.characterCount(lines)) * 1000 / profile.targetCharactersPerSecond).rounded(.up))
+            let targetEnd = start + Int((profile.readingLength(lines) * 1000 / profile.targetCharactersPerSecond).rounded(.up))
             var end = max(speechEnd, min(targetEnd, speechEnd + Int(profile.maxLinger)))
             let nextSpeech = index + 1 < segments.count ? words[segments[index + 1].lowerBound].start : nil
             if let nextSpeech { end = min(end, nextSpeech - timing.chainedGap) }
             end = min(max(end, start + required), start + rules.longestDuration)
+            // Speech faster than the profile's reading speed (verbatim captions cannot condense)
+            // would push every later cue further behind its speech: a cue ends in time for the next
+            // to start at most `maxDelay` late, and its reading speed is reported as broken.
+            if let nextSpeech, end + timing.chainedGap > nextSpeech + Self.maxDelay {
+                end = max(start + Int(profile.minDuration.rounded(.up)), nextSpeech + Self.maxDelay - timing.chainedGap)
+            }
             if let nextSpeech {
                 let gap = nextSpeech - end
                 nextStart = nextSpeech
@@ -230,6 +265,8 @@ private struct TimedWord {
     var word: Word
     var start: Int
     var end: Int
+    /// False when the next word continues this one (tokens of one Chinese or Japanese word).
+    var endsWord = true
 
     init(_ word: Word) {
         self.word = word

@@ -15,7 +15,7 @@ public struct CueRules: Sendable {
 
     /// Shortest duration the builder gives a cue: minimum display time and reading speed.
     func requiredDuration(lines: [String]) -> Int {
-        let characters = Double(TextMetrics.characterCount(lines))
+        let characters = profile.readingLength(lines)
         var required = max(profile.minDuration.rounded(.up), (characters * 1000 / profile.maxCharactersPerSecond).rounded(.up))
         if let wpm = profile.maxWordsPerMinute {
             required = max(required, (Double(TextMetrics.wordCount(lines)) * 60_000 / wpm).rounded(.up))
@@ -50,9 +50,9 @@ public struct CueRules: Sendable {
             add(.tooManyLines, "\(lines.count) lines; at most \(profile.maxLines) allowed")
         }
         for line in lines {
-            let width = TextMetrics.width(line)
-            if width > profile.maxCharactersPerLine {
-                add(.lineTooLong, "line of \(width) characters; at most \(profile.maxCharactersPerLine): \"\(line)\"")
+            let length = profile.length(of: line)
+            if length > Double(profile.maxCharactersPerLine) {
+                add(.lineTooLong, "line of \(length.formatted()) characters; at most \(profile.maxCharactersPerLine): \"\(line)\"")
             }
         }
         let duration = cue.duration
@@ -63,7 +63,7 @@ public struct CueRules: Sendable {
             add(.durationTooLong, "shown for \(duration) ms; at most \(longestDuration) ms allowed")
         }
         guard duration > 0 else { return }
-        let characters = Double(TextMetrics.characterCount(lines))
+        let characters = profile.readingLength(lines)
         if characters * 1000 > profile.maxCharactersPerSecond * Double(duration) + 1e-6 {
             let speed = characters * 1000 / Double(duration)
             add(.readingSpeed, String(format: "%.1f characters per second; at most %g", speed, profile.maxCharactersPerSecond))

@@ -2,8 +2,8 @@
 struct LineBreaker {
     let maxWidth: Int
     let maxLines: Int
-    /// English phrase rules apply; other languages balance line lengths only.
-    let english: Bool
+    /// The language's phrase rules; without them line lengths are only balanced.
+    let rules: BreakRules?
 
     /// The fewest lines the units fill when packed greedily (which is the minimum).
     func lineCount(_ units: [TextUnit]) -> Int {
@@ -72,20 +72,30 @@ struct LineBreaker {
     private func breakCost(_ units: [TextUnit], before index: Int) -> Double {
         let left = units[index - 1]
         let right = units[index]
-        // Breaking a word of an unspaced script is fine between any two characters.
-        if right.separator.isEmpty && TextMetrics.isUnspaced(right.text.first ?? " ") { return 0 }
+        // Closing punctuation may not start a line, nor an opening bracket end one (CJK line
+        // breaking rules, which hold for any script).
+        if let first = right.text.first, Punctuation.mayNotStartLine(first) { return Self.forbidden }
+        if let last = left.text.last, Punctuation.mayNotEndLine(last) { return Self.forbidden }
+        // Unspaced scripts break between words (as the text's segmentation finds them), not inside one.
+        if right.separator.isEmpty && TextMetrics.isUnspaced(right.text.first ?? " ") {
+            return right.startsWord ? (Punctuation.endsSentence(left.text) ? -8 : Punctuation.endsClause(left.text) ? -6 : 0) : Self.insideWord
+        }
         if Punctuation.endsSentence(left.text) { return -8 }
         if Punctuation.endsClause(left.text) { return -6 }
-        guard english else { return 0 }
-        let leftWord = EnglishBreakRules.normalised(left.text)
-        let rightWord = EnglishBreakRules.normalised(right.text)
+        guard let rules else { return 0 }
+        let leftWord = BreakRules.normalised(left.text)
+        let rightWord = BreakRules.normalised(right.text)
         var cost = 0.0
-        if EnglishBreakRules.bindsForward.contains(leftWord) || EnglishBreakRules.startsPhrase.contains(leftWord) { cost += 8 }
-        if EnglishBreakRules.startsPhrase.contains(rightWord) { cost -= 2 }
-        if EnglishBreakRules.isCapitalised(left.text) && EnglishBreakRules.isCapitalised(right.text)
-            && leftWord != "i" {
+        if rules.bindsForward.contains(leftWord) || rules.startsPhrase.contains(leftWord) { cost += 8 }
+        if rules.startsPhrase.contains(rightWord) { cost -= 2 }
+        if rules.capitalisedNames && BreakRules.isCapitalised(left.text) && BreakRules.isCapitalised(right.text) && leftWord != "i" {
             cost += 5  // likely a first and last name
         }
         return cost
     }
+
+    /// A break inside a word of an unspaced script: only when no line of whole words fits.
+    static let insideWord = 30.0
+    /// A line starting with closing punctuation: never chosen while any other layout fits.
+    static let forbidden = 1000.0
 }

@@ -51,9 +51,12 @@ public struct LintVideo: Sendable, Equatable {
 
 /// Checks SRT, WebVTT and ASS files from any tool against a caption profile.
 public enum Lint {
-    /// `fps` given wins over the video's own rate.
-    public static func check(fileAt url: URL, profile: CaptionProfile = .netflixEnglish, fps: Double? = nil, video: LintVideo? = nil) throws -> LintReport {
+    /// `fps` given wins over the video's own rate. `profile` nil: the one for the file's language,
+    /// which its name gives (`talk.ja.srt`), else English.
+    public static func check(fileAt url: URL, profile given: CaptionProfile? = nil, fps: Double? = nil, video: LintVideo? = nil) throws -> LintReport {
         let document = try SubtitleReader.read(fileAt: url)
+        let language = Language(url.deletingPathExtension().pathExtension) ?? .english
+        let profile = given ?? CaptionProfile.forLanguage(language)
         // ASS times are centiseconds: a two-frame gap at 24 fps (83.3 ms) can only be written as 80 or 90 ms.
         let rules = try CueRules(profile: profile, framesPerSecond: fps ?? video?.framesPerSecond, resolution: document.format == .ass ? 10 : 1)
         var violations = rules.violations(in: document.cues)
@@ -63,20 +66,17 @@ public enum Lint {
                 .enumerated().sorted { ($0.element.cue, $0.offset) < ($1.element.cue, $1.offset) }.map(\.element)
         }
         var quality = QualityReport(cues: document.cues, words: [], rules: rules, lowConfidenceThreshold: Confidence.defaultThreshold)
-        // English unless the file's name says another language (`talk.de.srt`).
-        if Language(url.deletingPathExtension().pathExtension).map({ $0 == .english }) ?? true {
-            quality.warnings += phraseSplits(document.cues)
-        }
+        if let rules = BreakRules.forLanguage(language) { quality.warnings += phraseSplits(document.cues, rules: rules) }
         return LintReport(file: url, document: document, profile: profile, video: video, framesPerSecond: rules.timing.framesPerSecond,
                           violations: violations, quality: quality)
     }
 
-    /// Cue and line ends that leave an English phrase open. Said, not counted as violations: a
-    /// cue too long for any other break may need one.
-    static func phraseSplits(_ cues: [Cue]) -> [QualityReport.Warning] {
+    /// Cue and line ends that leave a phrase open. Said, not counted as violations: a cue too
+    /// long for any other break may need one.
+    static func phraseSplits(_ cues: [Cue], rules: BreakRules) -> [QualityReport.Warning] {
         cues.enumerated().flatMap { index, cue in
             cue.lines.enumerated().compactMap { number, line -> QualityReport.Warning? in
-                guard let last = line.split(separator: " ").last.map(String.init), EnglishBreakRules.leavesPhraseOpen(last) else { return nil }
+                guard let last = line.split(separator: " ").last.map(String.init), rules.leavesPhraseOpen(last) else { return nil }
                 let place = number == cue.lines.count - 1 ? "the cue" : "line \(number + 1)"
                 return QualityReport.Warning(kind: .phraseSplit, cue: index + 1,
                                              message: "\(place) ends on \u{201C}\(last)\u{201D}, leaving its phrase to what follows")
@@ -94,8 +94,10 @@ public enum Lint {
         }
     }
 
-    /// A built-in profile by name, or a JSON profile file when the argument names one.
-    public static func profile(named nameOrPath: String) throws -> CaptionProfile {
+    /// A built-in profile by name, or a JSON profile file when the argument names one; nil for
+    /// `auto` (each file's language decides).
+    public static func profile(named nameOrPath: String) throws -> CaptionProfile? {
+        if nameOrPath.lowercased() == CaptionProfile.automaticName { return nil }
         if CaptionProfile.builtIn.contains(where: { $0.name == nameOrPath.lowercased() }) {
             return try CaptionProfile.named(nameOrPath)
         }

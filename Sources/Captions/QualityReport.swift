@@ -43,7 +43,7 @@ public struct QualityReport: Codable, Sendable, Equatable {
         for violation in rules.violations(in: cues) { counts[violation.rule.rawValue, default: 0] += 1 }
         violations = counts
         let speeds = cues.filter { $0.duration > 0 }
-            .map { Double(TextMetrics.characterCount($0.lines)) * 1000 / Double($0.duration) }.sorted()
+            .map { rules.profile.readingLength($0.lines) * 1000 / Double($0.duration) }.sorted()
         charactersPerSecond = speeds.isEmpty ? nil : Percentiles(
             p50: Self.rounded(Self.percentile(speeds, 0.5)), p90: Self.rounded(Self.percentile(speeds, 0.9)), max: Self.rounded(speeds.last!))
         lowConfidenceShare = words.isEmpty ? nil

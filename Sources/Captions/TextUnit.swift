@@ -4,6 +4,8 @@ struct TextUnit: Equatable {
     var text: String
     /// What joins it to the unit before when both are on one line.
     var separator: String
+    /// False for a character inside a word of an unspaced script: a line should not break before it.
+    var startsWord = true
     var width: Int { TextMetrics.width(text) }
 
     static func units(of words: [String]) -> [TextUnit] {
@@ -16,7 +18,28 @@ struct TextUnit: Equatable {
                 units.append(TextUnit(text: piece, separator: separator))
             }
         }
+        markWordStarts(&units)
         return units
+    }
+
+    /// Recognisers split Chinese and Japanese into tokens, not words: each run of unspaced
+    /// characters is segmented again, and only its word starts stay free breaks.
+    private static func markWordStarts(_ units: inout [TextUnit]) {
+        var index = 0
+        while index < units.count {
+            guard isUnspaced(units[index]) else { index += 1; continue }
+            var end = index + 1
+            while end < units.count, units[end].separator.isEmpty, isUnspaced(units[end]) { end += 1 }
+            // Segmentation fails only without ICU's data, which CueBuilder checks at the start.
+            if end - index > 1, let starts = try? WordSegmentation.wordStarts(in: units[index..<end].map(\.text).joined()) {
+                for offset in 1..<(end - index) { units[index + offset].startsWord = starts.contains(offset) }
+            }
+            index = end
+        }
+    }
+
+    private static func isUnspaced(_ unit: TextUnit) -> Bool {
+        unit.text.count == 1 && TextMetrics.isUnspaced(unit.text.first!)
     }
 
     /// Splits a word so each character of an unspaced script stands alone.

@@ -13,7 +13,7 @@ private let batchOptions: [Option] = [
     Option("tier", value: "auto|modern|basic|arbitrate", help: "which recogniser tier to use (default auto)"),
     Option("translate", help: "English captions for speech in another language (Whisper's translate task; needs a multilingual model such as base)"),
     Option("also-original", help: "with --translate, also write the captions in the spoken language"),
-    Option("profile", value: "NAME|FILE", help: "caption rules: netflix-en (default), bbc, dcmp, or a JSON profile file"),
+    Option("profile", value: "auto|NAME|FILE", help: "caption rules (default auto: by the caption language, netflix-fr, netflix-ja, …, else netflix-en); bbc, dcmp, any built-in name, or a JSON profile file"),
     Option("style", value: "NAME", help: "ASS style from Styles/: default, large, top"),
     Option("out", value: "DIR", help: "write outputs under DIR, mirroring the input folders (default: next to each video)"),
     Option("force", help: "redo files whose outputs are current"),
@@ -94,7 +94,12 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
         }
     }
     if let profile = args.value("profile") {
-        do { settings.profile = try Lint.profile(named: profile) } catch {
+        do {
+            if let fixed = try Lint.profile(named: profile) {
+                settings.profile = fixed
+                settings.profileForEveryLanguage = true
+            }
+        } catch {
             throw UsageError.invalidValue(option: "profile", value: profile, reason: "\(error)")
         }
     }

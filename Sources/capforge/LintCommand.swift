@@ -8,12 +8,12 @@ let lintCommand = Subcommand(
     spec: Command(
         "lint", summary: "Check SRT, WebVTT or ASS files from any tool against a caption profile; exit 1 on any violation.",
         usage: "FILE... [--video VIDEO] [--profile NAME|FILE] [--fps N]",
-        options: [Option("profile", value: "NAME|FILE", help: "netflix-en (default), bbc, dcmp, or a JSON profile file"),
+        options: [Option("profile", value: "auto|NAME|FILE", help: "default auto: the rules for the language the file's name gives (talk.ja.srt), else netflix-en; bbc, dcmp, any built-in name, or a JSON profile file"),
                   Option("video", value: "VIDEO", help: "the video the captions are for: its frame rate and duration (default: the video of the same name beside each file)"),
                   Option("fps", value: "N", help: "frame rate for frame-based gaps (default: the video's, else 25)")],
         minPositionals: 1)
 ) { args in
-    let profile = try Lint.profile(named: args.value("profile") ?? CaptionProfile.defaultName)
+    let profile = try Lint.profile(named: args.value("profile") ?? CaptionProfile.automaticName)
     let fps = try args.value("fps").map { text -> Double in
         guard let fps = Double(text), fps > 0 else { throw UsageError.invalidValue(option: "fps", value: text, reason: "a positive frame rate") }
         return fps

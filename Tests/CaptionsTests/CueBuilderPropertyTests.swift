@@ -7,7 +7,8 @@ import Testing
 @Suite struct CueBuilderPropertyTests {
     static let frameRates: [Double?] = [24, 25, 30, 60, nil]
 
-    @Test(arguments: CaptionProfile.builtIn)
+    /// The streams are English speech, which the alphabetic scripts' profiles can all carry.
+    @Test(arguments: CaptionProfile.builtIn.filter { $0.counting == nil })
     func builtCuesPassLintAndKeepEveryWord(profile: CaptionProfile) throws {
         var cueCount = 0
         var unnatural = 0

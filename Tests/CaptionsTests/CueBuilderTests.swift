@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func lineBreaksFollowEnglishPhraseRules() {
-        let breaker = LineBreaker(maxWidth: 42, maxLines: 2, english: true)
+        let breaker = LineBreaker(maxWidth: 42, maxLines: 2, rules: .english)
         let lines = breaker.layout(TextUnit.units(of: "We talked to Maria Garcia about the new project in the morning".split(separator: " ").map(String.init)))
         #expect(lines == ["We talked to Maria Garcia", "about the new project in the morning"])
         let comma = breaker.layout(TextUnit.units(of: "When it rains, we stay at home and read the old books".split(separator: " ").map(String.init)))

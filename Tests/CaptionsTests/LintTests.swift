@@ -80,12 +80,14 @@ import Testing
 
     @Test func profileLookupAndFiles() throws {
         #expect(try Lint.profile(named: "BBC") == .bbc)
-        #expect(throws: ProfileError.unknown(name: "nope", available: ["netflix-en", "bbc", "dcmp"])) { try Lint.profile(named: "nope") }
+        #expect(throws: ProfileError.unknown(name: "nope", available: ["auto"] + CaptionProfile.builtIn.map(\.name))) { try Lint.profile(named: "nope") }
+        #expect(try Lint.profile(named: "auto") == nil)
+        #expect(try Lint.profile(named: "netflix-ja")?.maxCharactersPerLine == 13)
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("kids.json")
         try Data(#"{"base": "dcmp", "maxCharactersPerSecond": 12, "targetCharactersPerSecond": 10}"#.utf8).write(to: file)
-        let profile = try Lint.profile(named: file.path)
+        let profile = try #require(try Lint.profile(named: file.path))
         #expect(profile.name == "kids" && profile.maxCharactersPerLine == 32 && profile.maxCharactersPerSecond == 12 && profile.minDuration == 2000)
         try Data(#"{"maxCharactersPerSecond": "fast"}"#.utf8).write(to: file)
         #expect(throws: ProfileError.self) { try CaptionProfile.load(from: file) }
