@@ -164,9 +164,16 @@ public struct CueBuilder: Sendable {
             cost += boundaryCost(after: range.upperBound - 1, in: words)
             available = min(available, words[range.upperBound].start - rules.timing.chainedGap - start)
         }
-        let speed = profile.readingLength(text) * 1000 / Double(max(available, 1))
-        if speed > profile.targetCharactersPerSecond { cost += (speed - profile.targetCharactersPerSecond) * 2 }
-        if speed > profile.maxCharactersPerSecond { cost += (speed - profile.maxCharactersPerSecond) * 10 }
+        let characters = profile.readingLength(text)
+        let speed = characters * 1000 / Double(max(available, 1))
+        // Speech faster than the reading speed is over it in any cut: only what the cut itself
+        // adds (too little time after the speech) is weighed, so fast speech still breaks at its sentences.
+        let spoken = characters * 1000 / Double(max(speechEnd - start, 1))
+        let target = max(profile.targetCharactersPerSecond, spoken), limit = max(profile.maxCharactersPerSecond, spoken)
+        if speed > target { cost += (speed - target) * 2 }
+        if speed > limit { cost += (speed - limit) * 10 }
+        // A layout that must break inside a word or before closing punctuation makes a poor cue.
+        cost += Double(lineBreaker.awkwardBreaks(units)) * 12
         if Double(available) < profile.minDuration { cost += 3 + (profile.minDuration - Double(available)) / 100 }
         return cost
     }

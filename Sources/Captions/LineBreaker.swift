@@ -29,9 +29,20 @@ struct LineBreaker {
     /// The best layout in the fewest lines, or nil when the units do not fit. A dynamic
     /// programme over break positions weighs phrase rules against line balance.
     func layout(_ units: [TextUnit]) -> [String]? {
+        lineStarts(units).map { bounds in zip(bounds, bounds.dropFirst() + [units.count]).map { TextUnit.join(units[$0..<$1]) } }
+    }
+
+    /// Breaks no reader would choose in the best layout: inside a word of an unspaced script,
+    /// or before closing punctuation (the cue builder weighs them when choosing cues).
+    func awkwardBreaks(_ units: [TextUnit]) -> Int {
+        (lineStarts(units) ?? []).dropFirst().filter { breakCost(units, before: $0) >= Self.insideWord }.count
+    }
+
+    /// The index of each line's first unit in the best layout, 0 first.
+    private func lineStarts(_ units: [TextUnit]) -> [Int]? {
         guard fits(units) else { return nil }
         let count = lineCount(units)
-        guard count > 1 else { return [TextUnit.join(units[...])] }
+        guard count > 1 else { return [0] }
         // best[l][i]: cheapest way to set units[0..<i] in l lines; choice remembers the last break.
         let n = units.count
         let ideal = Double(TextUnit.width(units[...])) / Double(count)
@@ -54,13 +65,13 @@ struct LineBreaker {
                 }
             }
         }
-        var bounds: [Int] = [n]
+        var starts: [Int] = []
         var end = n
         for line in stride(from: count, to: 0, by: -1) {
             end = choice[line][end]
-            bounds.insert(end, at: 0)
+            starts.insert(end, at: 0)
         }
-        return zip(bounds, bounds.dropFirst()).map { TextUnit.join(units[$0..<$1]) }
+        return starts
     }
 
     /// Balanced or bottom-heavy lines read best; a long line over a short one worst.
@@ -78,7 +89,12 @@ struct LineBreaker {
         if let last = left.text.last, Punctuation.mayNotEndLine(last) { return Self.forbidden }
         // Unspaced scripts break between words (as the text's segmentation finds them), not inside one.
         if right.separator.isEmpty && TextMetrics.isUnspaced(right.text.first ?? " ") {
-            return right.startsWord ? (Punctuation.endsSentence(left.text) ? -8 : Punctuation.endsClause(left.text) ? -6 : 0) : Self.insideWord
+            guard right.startsWord else { return Self.insideWord }
+            if Punctuation.endsSentence(left.text) { return -8 }
+            if Punctuation.endsClause(left.text) { return -6 }
+            // A particle belongs to the word before it (言葉を / 覚える, not 言葉 / を覚える).
+            let wholeWord = index + 1 == units.count || units[index + 1].startsWord
+            return wholeWord && Self.particles.contains(right.text) ? 6 : 0
         }
         if Punctuation.endsSentence(left.text) { return -8 }
         if Punctuation.endsClause(left.text) { return -6 }
@@ -93,6 +109,10 @@ struct LineBreaker {
         }
         return cost
     }
+
+    /// One-character Japanese and Chinese particles, which end the phrase before them.
+    static let particles: Set<String> = ["を", "が", "は", "に", "で", "と", "の", "も", "へ", "や", "ね", "よ", "か",
+                                         "的", "了", "着", "过", "吗", "呢", "吧", "地", "得"]
 
     /// A break inside a word of an unspaced script: only when no line of whole words fits.
     static let insideWord = 30.0

@@ -1,3 +1,5 @@
+import CapforgeCore
+
 /// How caption text is measured: line lengths in display columns (wide East Asian characters
 /// take two), reading speed in user-perceived characters.
 public enum TextMetrics {
@@ -36,23 +38,7 @@ public enum TextMetrics {
         }
     }
 
-    /// Scripts written without spaces between words: text in them breaks between any two
-    /// characters and words join without a space.
-    static func isUnspaced(_ character: Character) -> Bool {
-        guard let scalar = character.unicodeScalars.first else { return false }
-        switch scalar.value {
-        case 0x0E00...0x0EFF,  // Thai, Lao
-             0x1000...0x109F,  // Myanmar
-             0x1780...0x17FF,  // Khmer
-             0x3000...0x303F,  // CJK punctuation
-             0x3040...0x30FF,  // Hiragana, Katakana
-             0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x3FFFD,  // Han
-             0xFF00...0xFF60:  // fullwidth forms
-            return true
-        default:
-            return false
-        }
-    }
+    static func isUnspaced(_ character: Character) -> Bool { UnspacedScript.contains(character) }
 
     /// The separator to put between two words of running text.
     static func separator(between left: String, and right: String) -> String {

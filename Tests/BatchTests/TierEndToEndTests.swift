@@ -78,6 +78,9 @@ struct TierEndToEndTests {
         let track = try EmbeddedSubtitles.read(path: folder.appendingPathComponent("korean.subtitled.mp4").path)
         let srt = try SubtitleReader.read(fileAt: folder.appendingPathComponent("korean.ko.srt"))
         #expect(track.first?.events.map { ASSEventText(decodedText: $0.text).lines } == srt.cues.map(\.lines))
+        // Korean gets its own guide's 16 full-width characters a line, not English's 42 columns.
+        let korean16 = CaptionProfile.forLanguage(Language("ko")!)
+        #expect(!srt.cues.isEmpty && srt.cues.flatMap(\.lines).allSatisfy { korean16.length(of: $0) <= 16 }, "\(srt.cues.map(\.lines))")
         // An SRT says nothing of its tier; the JSON beside it does, and the track's title says it.
         let again = folder.deletingLastPathComponent().appendingPathComponent("\(folder.lastPathComponent)-again.mkv")
         defer { try? FileManager.default.removeItem(at: again) }

@@ -10,15 +10,22 @@ public enum WER {
 
     /// (word edits, reference words).
     public static func errors(reference: String, hypothesis: String) -> (edits: Int, words: Int) {
-        let ref = words(reference), hyp = words(hypothesis)
-        var row = Array(0...hyp.count)
-        for i in 1...max(1, ref.count) where !ref.isEmpty {
-            var next = [i] + Array(repeating: 0, count: hyp.count)
-            for j in stride(from: 1, through: hyp.count, by: 1) {
-                next[j] = min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (ref[i - 1] == hyp[j - 1] ? 0 : 1))
+        let ref = words(reference)
+        return (editDistance(ref, words(hypothesis)), ref.count)
+    }
+
+    /// Insertions, deletions and substitutions turning `reference` into `hypothesis` (for
+    /// characters too: a character error rate for scripts without spaces).
+    public static func editDistance<T: Equatable>(_ reference: [T], _ hypothesis: [T]) -> Int {
+        guard !reference.isEmpty else { return hypothesis.count }
+        var row = Array(0...hypothesis.count)
+        for i in 1...reference.count {
+            var next = [i] + Array(repeating: 0, count: hypothesis.count)
+            for j in stride(from: 1, through: hypothesis.count, by: 1) {
+                next[j] = min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (reference[i - 1] == hypothesis[j - 1] ? 0 : 1))
             }
             row = next
         }
-        return (ref.isEmpty ? hyp.count : row[hyp.count], ref.count)
+        return row[hypothesis.count]
     }
 }

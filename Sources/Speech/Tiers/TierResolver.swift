@@ -75,7 +75,10 @@ public enum TierResolutionError: Error, Equatable, CustomStringConvertible {
             var message = "\(scope) (\(language.code))"
             if !inventory.modernLibraryAvailable { message += "; the whisper library could not be loaded, so the modern tier is off" }
             let installed = inventory.installedModels.isEmpty ? "none" : inventory.installedModels.joined(separator: ", ")
-            message += ". Installed: \(installed). Add a model: 'capforge models import DIR' for a Whisper (CTranslate2) model, "
+            message += ". Installed: \(installed). Add a model: "
+            // Whisper's multilingual models cover 99 languages; the base model installs by name.
+            if WhisperLanguages.all.contains(language.code) { message += "'capforge models install base' (Whisper, \(name) among its languages), " }
+            message += "'capforge models import DIR' for a Whisper (CTranslate2) model, "
                 + "or put a Vosk model directory for the language into the models directory"
             return message
         }

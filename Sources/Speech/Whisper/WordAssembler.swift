@@ -16,13 +16,26 @@ enum WordAssembler {
     static func group(_ tokens: [DecodedToken], endOfText: Int32) -> [[DecodedToken]] {
         var groups: [[DecodedToken]] = []
         for token in tokens where token.id < endOfText && !token.bytes.isEmpty {
-            if token.bytes.first == UInt8(ascii: " ") || groups.isEmpty {
+            if token.bytes.first == UInt8(ascii: " ") || groups.isEmpty || startsUnspacedWord(token, after: groups[groups.count - 1]) {
                 groups.append([token])
             } else {
                 groups[groups.count - 1].append(token)
             }
         }
         return groups
+    }
+
+    /// Chinese and Japanese have no spaces to group by: each token that begins a whole
+    /// character of such a script (after a group that ends on a whole character) is a word of
+    /// its own, timed by its own token, and the captions find the real word boundaries.
+    private static func startsUnspacedWord(_ token: DecodedToken, after group: [DecodedToken]) -> Bool {
+        // A UTF-8 continuation byte first: the token finishes a character the group began.
+        guard let first = token.bytes.first, first & 0xC0 != 0x80,
+              let previous = String(validating: group.flatMap(\.bytes), as: UTF8.self)?.last else { return false }
+        // The token's first character alone: the token may end part-way into the next one.
+        let length = first < 0x80 ? 1 : first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : 2
+        let next = String(validating: token.bytes.prefix(length), as: UTF8.self)?.first
+        return next.map(UnspacedScript.contains) == true || UnspacedScript.contains(previous)
     }
 
     /// Decoded per word, never per token: a token can hold part of a UTF-8 sequence.
