@@ -205,32 +205,32 @@ public final class CaptionPipeline: Sendable {
     public func finish(_ prepared: PreparedFile, cancellation: Cancellation, emit: (BatchEvent) -> Void) throws -> FileResult {
         var result = prepared.result
         let input = prepared.input
-        if let burn = prepared.burn {
-            emit(.stage(input: input, stage: .burn, fraction: 0))
+        // A copy of the video that fails leaves the subtitle files, which were written before it.
+        func makeCopy(_ stage: BatchEvent.Stage, failure: String, _ make: () throws -> (output: String, warnings: [String])) throws {
+            emit(.stage(input: input, stage: stage, fraction: 0))
             do {
+                let made = try make()
+                result.outputs.append(made.output)
+                result.warnings += made.warnings
+            } catch let error where error is Cancelled || cancellation.isCancelled {
+                throw BatchError.interrupted
+            } catch {
+                result.status = .failed
+                result.error = [result.error, "\(failure) (subtitle files were written): \(error)"].compactMap { $0 }.joined(separator: "; ")
+            }
+        }
+        if let burn = prepared.burn {
+            try makeCopy(.burn, failure: "burn-in failed") {
                 let report = try burn.run(cancellation: cancellation) { progress in
                     emit(.stage(input: input, stage: .burn, fraction: progress.fraction))
                 }
-                result.outputs.append(report.outputPath)
-                result.warnings += report.warnings.map(\.description)
-            } catch let error where error is Cancelled || cancellation.isCancelled {
-                throw BatchError.interrupted
-            } catch {
-                result.status = .failed
-                result.error = "burn-in failed (subtitle files were written): \(error)"
+                return (report.outputPath, report.warnings.map(\.description))
             }
         }
         if let mux = prepared.mux {
-            emit(.stage(input: input, stage: .mux, fraction: 0))
-            do {
+            try makeCopy(.mux, failure: "adding the subtitle tracks failed") {
                 let report = try mux.run(cancellation: cancellation)
-                result.outputs.append(report.outputPath)
-                result.warnings += report.warnings.map(\.description)
-            } catch let error where error is Cancelled || cancellation.isCancelled {
-                throw BatchError.interrupted
-            } catch {
-                result.status = .failed
-                result.error = [result.error, "adding the subtitle track failed (subtitle files were written): \(error)"].compactMap { $0 }.joined(separator: "; ")
+                return (report.outputPath, report.warnings.map(\.description))
             }
         }
         result.seconds = Date().timeIntervalSince(prepared.began)

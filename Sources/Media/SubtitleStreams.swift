@@ -40,9 +40,9 @@ public enum EmbeddedSubtitles {
         let input = try InputFile(path: path)
         let infos = input.subtitleStreams.filter { $0.isText && (wanted?.contains($0.index) ?? true) }
         guard !infos.isEmpty else { return [] }
-        var decoders: [Int: SubtitleDecoder] = [:]
+        var decoders: [Int: Decoder] = [:]
         var events: [Int: [EmbeddedSubtitleTrack.Event]] = [:]
-        for info in infos { decoders[info.index] = try SubtitleDecoder(stream: input.stream(info.index), path: path) }
+        for info in infos { decoders[info.index] = try Decoder(stream: input.stream(info.index), path: path) }
         for index in 0..<input.streamCount where decoders[index] == nil { input.stream(index).pointee.discard = AVDISCARD_ALL }
 
         let packet = Packet()
@@ -52,46 +52,24 @@ public enum EmbeddedSubtitles {
             let index = Int(packet.pointer.pointee.stream_index)
             guard let decoder = decoders[index] else { continue }
             let timeBase = input.stream(index).pointee.time_base
-            events[index, default: []] += try decoder.decode(packet, timeBase: timeBase, origin: input.startTime)
+            events[index, default: []] += try decoder.decodeSubtitles(packet, timeBase: timeBase, origin: input.startTime)
         }
         return infos.map { info in
-            EmbeddedSubtitleTrack(stream: info, header: decoders[info.index]!.header, events: events[info.index] ?? [])
+            EmbeddedSubtitleTrack(stream: info, header: decoders[info.index]!.subtitleHeader, events: events[info.index] ?? [])
         }
     }
 }
 
-/// Owns a subtitle decoder context; subtitles decode a packet at a time, outside the send/receive API.
-final class SubtitleDecoder {
-    private let context: UnsafeMutablePointer<AVCodecContext>
-    private let path: String
-
-    init(stream: UnsafeMutablePointer<AVStream>, path: String) throws {
-        self.path = path
-        let parameters = stream.pointee.codecpar!
-        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
-            throw MediaError.decoderMissing(path: path, codec: String(cString: avcodec_get_name(parameters.pointee.codec_id)))
-        }
-        guard let ctx = avcodec_alloc_context3(codec) else {
-            throw MediaError.library(path: path, operation: "allocating a subtitle decoder", code: shim_AVERROR(ENOMEM), message: "out of memory")
-        }
-        context = ctx
-        try check(avcodec_parameters_to_context(ctx, parameters), "reading subtitle codec parameters", path: path)
-        ctx.pointee.pkt_timebase = stream.pointee.time_base
-        try check(avcodec_open2(ctx, codec, nil), "opening the \(String(cString: codec.pointee.name)) decoder", path: path)
-    }
-
-    deinit {
-        var ctx: UnsafeMutablePointer<AVCodecContext>? = context
-        avcodec_free_context(&ctx)
-    }
-
-    var header: String {
+/// Subtitles decode a packet at a time, outside the send/receive API the other media use.
+extension Decoder {
+    /// The decoder's ASS script header (libavcodec gives every text codec one).
+    var subtitleHeader: String {
         guard let header = context.pointee.subtitle_header, context.pointee.subtitle_header_size > 0 else { return "" }
         return String(decoding: UnsafeBufferPointer(start: header, count: Int(context.pointee.subtitle_header_size)), as: UTF8.self)
     }
 
     /// The packet's events; a packet the decoder rejects as corrupt gives none.
-    func decode(_ packet: Packet, timeBase: AVRational, origin: Int64) throws -> [EmbeddedSubtitleTrack.Event] {
+    func decodeSubtitles(_ packet: Packet, timeBase: AVRational, origin: Int64) throws -> [EmbeddedSubtitleTrack.Event] {
         let p = packet.pointer.pointee
         guard p.pts != SHIM_AV_NOPTS_VALUE else { return [] }
         var subtitle = AVSubtitle()
