@@ -71,7 +71,6 @@ private final class MuxSession {
         for index in 0..<input.streamCount where !converted.contains(index) {
             try copier.route(index, kinds: [AVMEDIA_TYPE_VIDEO, AVMEDIA_TYPE_AUDIO, AVMEDIA_TYPE_SUBTITLE, AVMEDIA_TYPE_ATTACHMENT])
         }
-        var all: [SubtitleTrack] = []
         if !converted.isEmpty {
             for track in try EmbeddedSubtitles.read(path: inputPath, streams: converted) {
                 let kind: SubtitleTrack.Kind = ["ass", "ssa"].contains(track.stream.codec) ? .styled : .text
@@ -79,11 +78,11 @@ private final class MuxSession {
                 var kept = SubtitleTrack(kind: kind, header: track.header, events: events, language: track.stream.language, title: track.stream.title ?? "")
                 kept.isDefault = track.stream.isDefault
                 kept.isForced = track.stream.isForced
-                all.append(kept)
-                warnings.append(.subtitleConverted(index: track.stream.index, from: track.stream.codec, to: output.isMOVFamily ? "mov_text" : "the container's"))
+                try add(kept, size: size, path: outputPath)
+                warnings.append(.subtitleConverted(index: track.stream.index, from: track.stream.codec, to: report[report.count - 1].codec))
             }
         }
-        for track in all + tracks { try add(track, size: size, path: outputPath) }
+        for track in tracks { try add(track, size: size, path: outputPath) }
         try output.writeHeader()
     }
 
