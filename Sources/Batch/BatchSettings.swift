@@ -92,12 +92,31 @@ public struct FileResult: Sendable, Codable, Equatable {
     public var chunks: [ChunkRecord]
     /// Cue spans with their tier and mean score, for the report's timeline.
     public var cueMarks: [CueMark]
+    /// For the review page (optional, so manifests written before them still read): where the
+    /// speech detector found speech, whether the input has a picture, and the moments warnings
+    /// are about.
+    public var speech: [SpeechRegion]?
+    public var hasVideo: Bool?
+    public var marks: [TimelineMark]?
 
     public struct CueMark: Sendable, Codable, Equatable {
         public var start: Double
         public var end: Double
         public var tier: Tier?
         public var score: Double?
+        /// The cue's lines, low-confidence words marked.
+        public var lines: [[MarkedText]]?
+    }
+
+    /// A moment a warning is about, pinned to the report's timeline.
+    public struct TimelineMark: Sendable, Codable, Equatable {
+        public enum Kind: String, Sendable, Codable {
+            case fallback, failedChunk = "failed-chunk", dropped, truncated
+        }
+        public var start: Double
+        public var end: Double
+        public var kind: Kind
+        public var text: String
     }
 
     public init(relativePath: String, path: String, status: Status, seconds: Double = 0) {

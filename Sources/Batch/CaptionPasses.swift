@@ -87,6 +87,21 @@ extension CaptionPipeline {
         return WrittenCaptions(transcript: transcript, built: built, quality: quality, ass: ass, outputs: outputs)
     }
 
+    /// Where the report's timeline pins what the warnings of a pass say: chunks that fell back
+    /// or failed, words dropped over no speech.
+    func timelineMarks(_ transcript: Transcript, plan: TierPlan) -> [FileResult.TimelineMark] {
+        var marks: [FileResult.TimelineMark] = []
+        for chunk in transcript.chunks {
+            if chunk.outcome == .failed {
+                marks.append(.init(start: chunk.start, end: chunk.end, kind: .failedChunk, text: "not recognised by any tier: " + (chunk.error ?? "")))
+            } else if plan.mode == .modern && chunk.tier == .basic {
+                marks.append(.init(start: chunk.start, end: chunk.end, kind: .fallback, text: "fell back to the basic tier: " + (chunk.error ?? "the modern tier failed")))
+            }
+        }
+        marks += transcript.droppedWords.map { .init(start: $0.start, end: $0.end, kind: .dropped, text: "dropped “\($0.text)”: heard where the speech detector found no speech") }
+        return marks
+    }
+
     /// What a pass did that was not asked for, said wherever the user looks (terminal, summary,
     /// report), not only in the JSON; a translation's own lines say so when both were made.
     func passWarnings(_ captions: WrittenCaptions, pass: CaptionPass, passes: Int) -> [String] {

@@ -85,12 +85,18 @@ public final class CaptionPipeline: Sendable {
             }
             try audio.finish()
             result.warnings += extraction.warnings.map(\.description)
+            result.hasVideo = probe.video != nil
+            var marks = extraction.warnings.compactMap { warning -> FileResult.TimelineMark? in
+                guard case .truncated(let got, let expected) = warning else { return nil }
+                return FileResult.TimelineMark(start: got, end: expected, kind: .truncated, text: warning.description)
+            }
             beforeInference()
 
             emit(.stage(input: input, stage: .language, fraction: 0))
             // One pass of the speech detector serves language detection, chunk planning and the
             // check of the words against it.
             let speech = try transcriber.planner.detector.speechRegions(across: audio)
+            result.speech = speech
             let (language, source) = try known.language.map { ($0, known.source) } ?? detectedLanguage(audio: audio, speech: speech)
             let plan = try resolver.resolve(language, preference: settings.tier)
             result.language = plan.language
@@ -146,6 +152,7 @@ public final class CaptionPipeline: Sendable {
                 journal.discard()
                 result.outputs += captions.outputs
                 result.warnings += passWarnings(captions, pass: pass, passes: passes.count)
+                if pass.isTranslation == passes[0].isTranslation { marks += timelineMarks(transcript, plan: pass.plan) }
                 written.append(captions)
             }
             // The summary, the report and the manifest describe what the viewer reads first: the
@@ -165,8 +172,10 @@ public final class CaptionPipeline: Sendable {
             result.chunks = written.flatMap(\.transcript.chunks)
             result.cueMarks = primary.built.cues.map { cue in
                 FileResult.CueMark(start: Double(cue.start) / 1000, end: Double(cue.end) / 1000, tier: cue.tier,
-                                   score: cue.words.isEmpty ? nil : cue.words.reduce(0) { $0 + $1.score } / Double(cue.words.count))
+                                   score: cue.words.isEmpty ? nil : cue.words.reduce(0) { $0 + $1.score } / Double(cue.words.count),
+                                   lines: cue.markedLines { $0.score < settings.lowConfidence })
             }
+            result.marks = marks
             var burn: BurnIn?
             if var options = settings.burn, probe.video != nil {
                 options.noticeText = settings.noticeText ?? QualityNotice.text(for: primary.transcript.language)

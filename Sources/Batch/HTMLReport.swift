@@ -1,68 +1,201 @@
 import CapforgeCore
+import Captions
 import Foundation
 
-/// A self-contained HTML page: the summary table and, per file, a timeline of speech chunks
-/// and cues coloured by tier and confidence. People would rather look than read.
+/// The review page (`--report FILE.html`): one self-contained file that works offline from
+/// disk. Batch totals and the summary table, then per file the video (or audio) with its
+/// captions, the cue list (click a cue to hear it; low-confidence words marked), a timeline
+/// with a time axis (speech, cues by tier, low-confidence words, warnings at their moment),
+/// every warning and links to every output. The table and the lists read without JavaScript;
+/// the script only attaches the captions to the player and makes cues seek.
 public enum HTMLReport {
-    /// `warnings`: what limited the whole run (a missing engine library, a broken model), shown above the table.
-    public static func render(_ results: [FileResult], warnings: [String] = [], generated: Date = Date()) -> String {
+    /// `warnings`: what limited the whole run (a missing engine library, a broken model).
+    /// `folder`: where the page is written, so that media and outputs are linked relative to it.
+    public static func render(_ results: [FileResult], warnings: [String] = [], generated: Date = Date(), folder: URL? = nil) -> String {
         var html = """
             <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8"><title>Capforge report</title>
+            <html lang="en"><head><meta charset="utf-8"><title>Capforge review</title>
+            <meta name="viewport" content="width=device-width,initial-scale=1">
             <style>
-            body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}
-            table{border-collapse:collapse;margin-bottom:2em}td,th{padding:4px 10px;border-bottom:1px solid #ddd;text-align:left}
-            .failed{color:#b00020}.basic{color:#a15c00}
-            .timeline{position:relative;height:34px;background:#f3f3f3;border-radius:4px;margin:4px 0 18px}
-            .chunk{position:absolute;top:0;height:10px;opacity:.8}
-            .cue{position:absolute;top:14px;height:18px;border-radius:2px}
+            body{font:14px/1.45 system-ui,sans-serif;margin:2em;color:#222;max-width:1200px}
+            table{border-collapse:collapse;margin-bottom:1.5em}td,th{padding:4px 10px;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}
+            .failed{color:#b00020}.warn{color:#8a4b00}
+            .totals{display:flex;flex-wrap:wrap;gap:6px 22px;padding:0;list-style:none}.totals b{display:block;font-size:18px}
+            section.file{border-top:2px solid #ccc;margin-top:2em;padding-top:.5em}
+            .review{display:flex;gap:18px;align-items:flex-start;flex-wrap:wrap}
+            video,audio{width:480px;max-width:100%;background:#000}
+            ol.cues{flex:1;min-width:300px;max-height:360px;overflow:auto;margin:0;padding-left:3.5em}
+            ol.cues li{padding:2px 4px;border-radius:3px}ol.cues li.basic{background:#fff3e0}ol.cues li.now{outline:2px solid #1565c0}
+            ol.cues a.time{font-variant-numeric:tabular-nums;margin-right:.6em;color:#1565c0}
+            mark{background:#ffcdd2;color:inherit}
+            svg.timeline{width:100%;height:86px;display:block;margin:10px 0}
+            svg.timeline text{font:10px system-ui,sans-serif;fill:#555}
             .legend span{display:inline-block;margin-right:14px}.sw{width:12px;height:12px;display:inline-block;vertical-align:middle;margin-right:4px}
             </style></head><body>
-            <h1>Capforge report</h1>
+            <h1>Capforge review</h1>
             <p>Generated \(escape(ISO8601DateFormatter().string(from: generated))).</p>
-            \(warnings.map { "<p class=\"basic\">warning: \(escape($0))</p>" }.joined(separator: "\n"))
-            <table><tr><th>file</th><th>duration</th><th>language</th><th>tier</th><th>model</th><th>words</th><th>low conf.</th><th>cues</th><th>rule breaks</th><th>time</th><th>status</th></tr>
 
             """
-        for r in results {
-            let tierClass = r.tier == .basic || r.tier == .mixed ? " class=\"basic\"" : ""
-            let warnings = r.warnings.map { "<br><small class=\"basic\">warning: \(escape($0))</small>" }.joined()
-            let status = r.status == .failed ? "<span class=\"failed\">failed: \(escape(r.error ?? ""))</span>" : r.status.rawValue + warnings
-            html += "<tr><td>\(escape(r.relativePath))</td><td>\(r.duration.map(Format.duration) ?? "-")</td><td>\(escape(r.languageLabel))</td>"
-                + "<td\(tierClass)>\(escape(r.tierLabel))</td><td>\(escape(r.modelLabel))</td><td>\(r.words.map(String.init) ?? "-")</td>"
-                + "<td>\(Format.percent(r.lowConfidenceShare))</td><td>\(r.cues.map(String.init) ?? "-")</td>"
+        html += warnings.map { "<p class=\"warn\">warning: \(escape($0))</p>\n" }.joined()
+        html += totals(results)
+        html += "<table><tr><th>file</th><th>duration</th><th>language</th><th>tier</th><th>model</th><th>words</th><th>low conf.</th><th>cues</th><th>rule breaks</th><th>time</th><th>status</th></tr>\n"
+        for (index, r) in results.enumerated() {
+            let tierClass = r.tier == .basic || r.tier == .mixed ? " class=\"warn\"" : ""
+            let status = r.status == .failed ? "<span class=\"failed\">failed: \(escape(r.error ?? ""))</span>"
+                : r.status.rawValue + (r.warnings.isEmpty ? "" : " (\(r.warnings.count) warning\(r.warnings.count == 1 ? "" : "s"))")
+            html += "<tr><td><a href=\"#file-\(index + 1)\">\(escape(r.relativePath))</a></td><td>\(r.duration.map(Format.duration) ?? "-")</td>"
+                + "<td>\(escape(r.languageLabel))</td><td\(tierClass)>\(escape(r.tierLabel))</td><td>\(escape(r.modelLabel))</td>"
+                + "<td>\(r.words.map(String.init) ?? "-")</td><td>\(Format.percent(r.lowConfidenceShare))</td><td>\(r.cues.map(String.init) ?? "-")</td>"
                 + "<td>\(r.violations.map(String.init) ?? "-")</td><td>\(Format.seconds(r.seconds))</td><td>\(status)</td></tr>\n"
         }
-        html += "</table>\n<h2>Timelines</h2>\n<p class=\"legend\">"
+        html += "</table>\n<p class=\"legend\">"
+            + "<span><i class=\"sw\" style=\"background:#cfd8dc\"></i>speech</span>"
             + "<span><i class=\"sw\" style=\"background:#2e7d32\"></i>modern cue</span>"
             + "<span><i class=\"sw\" style=\"background:#ef6c00\"></i>basic cue</span>"
-            + "<span><i class=\"sw\" style=\"background:#c62828\"></i>failed chunk</span>"
-            + "<span><i class=\"sw\" style=\"background:#90a4ae\"></i>recognised speech chunk</span>"
+            + "<span><i class=\"sw\" style=\"background:#c62828\"></i>low-confidence word, warning</span>"
             + " (cue opacity: confidence)</p>\n"
-        for r in results where r.duration != nil && r.status != .failed {
-            html += "<h3>\(escape(r.relativePath)) <small>\(escape(r.tierLabel))</small></h3>\n" + timeline(r)
-        }
-        return html + "</body></html>\n"
+        for (index, r) in results.enumerated() { html += section(r, id: "file-\(index + 1)", folder: folder) }
+        return html + script + "</body></html>\n"
     }
 
-    static func timeline(_ r: FileResult) -> String {
-        let total = max(r.duration ?? 1, 0.001)
-        func span(_ start: Double, _ end: Double) -> String {
-            String(format: "left:%.3f%%;width:%.3f%%", 100 * start / total, max(0.15, 100 * (end - start) / total))
+    // MARK: - Batch totals
+
+    static func totals(_ results: [FileResult]) -> String {
+        let done = results.filter { $0.status == .done }
+        let media = results.compactMap(\.duration).reduce(0, +)
+        let speech = results.flatMap { $0.speech ?? [] }.reduce(0) { $0 + $1.end - $1.start }
+        let words = results.compactMap(\.words).reduce(0, +)
+        func wordWeighted(_ share: (FileResult) -> Double?) -> Double? {
+            let weighted = results.compactMap { r in share(r).flatMap { s in r.words.map { (s * Double($0), $0) } } }
+            let count = weighted.reduce(0) { $0 + $1.1 }
+            return count > 0 ? weighted.reduce(0) { $0 + $1.0 } / Double(count) : nil
         }
-        var parts = ["<div class=\"timeline\" title=\"\(Format.duration(total))\">"]
-        for chunk in r.chunks {
-            let color = chunk.outcome == .failed ? "#c62828" : "#90a4ae"
-            parts.append("<div class=\"chunk\" style=\"\(span(chunk.start, chunk.end));background:\(color)\" title=\"\(chunk.outcome.rawValue) \(chunk.tier?.rawValue ?? "")\"></div>")
+        let seconds = results.map(\.seconds).reduce(0, +)
+        let items: [(String, String)] = [
+            ("files", "\(results.count): \(done.count) done, \(results.filter { $0.status == .skipped }.count) skipped, \(results.filter { $0.status == .failed }.count) failed"),
+            ("media", Format.duration(media)), ("speech", Format.duration(speech)), ("words", "\(words)"),
+            ("basic tier", Format.percent(wordWeighted(\.basicShare))), ("low confidence", Format.percent(wordWeighted(\.lowConfidenceShare))),
+            ("rule breaks", "\(results.compactMap(\.violations).reduce(0, +))"), ("time taken", Format.seconds(seconds)),
+            ("real-time factor", media > 0 && seconds > 0 ? String(format: "%.2f× (%.0f× faster than real time)", seconds / media, media / seconds) : "-"),
+        ]
+        return "<ul class=\"totals\">" + items.map { "<li>\(escape($0.0))<b>\(escape($0.1))</b></li>" }.joined() + "</ul>\n"
+    }
+
+    // MARK: - One file
+
+    static func section(_ r: FileResult, id: String, folder: URL?) -> String {
+        var html = "<section class=\"file\" id=\"\(id)\"><h2>\(escape(r.relativePath)) <small>\(escape(r.languageLabel)), \(escape(r.tierLabel))</small></h2>\n"
+        if !r.outputs.isEmpty {
+            html += "<p>outputs: " + r.outputs.map { "<a href=\"\(escape(link(to: $0, from: folder)))\">\(escape(URL(fileURLWithPath: $0).lastPathComponent))</a>" }
+                .joined(separator: " · ") + "</p>\n"
+        }
+        let problems = (r.error.map { ["failed: " + $0] } ?? []) + r.warnings.map { "warning: " + $0 }
+        if !problems.isEmpty {
+            html += "<ul class=\"warnings\">" + problems.map { "<li class=\"\($0.hasPrefix("failed") ? "failed" : "warn")\">\(escape($0))</li>" }.joined() + "</ul>\n"
+        }
+        guard r.status != .failed, let duration = r.duration, duration > 0 else { return html + "</section>\n" }
+        let element = r.hasVideo == false ? "audio" : "video"
+        let language = r.language?.code ?? "und"
+        html += "<div class=\"review\"><\(element) controls preload=\"metadata\" src=\"\(escape(link(to: r.path, from: folder)))\" "
+            + "data-cues=\"\(id)-cues\" data-lang=\"\(escape(language))\"></\(element)>\n"
+        html += "<ol class=\"cues\" id=\"\(id)-cues\">"
+        for cue in r.cueMarks {
+            let text = (cue.lines ?? []).map { runs in
+                runs.map { $0.marked ? "<mark>\(escape($0.text))</mark>" : escape($0.text) }.joined()
+            }.joined(separator: "<br>")
+            html += String(format: "<li data-start=\"%.3f\" data-end=\"%.3f\"%@><a class=\"time\" href=\"#%@\">%@</a><span class=\"text\">%@</span></li>",
+                           cue.start, cue.end, cue.tier == .basic ? " class=\"basic\"" : "", id, Format.clock(cue.start), text)
+        }
+        html += "</ol></div>\n" + timeline(r, duration: duration) + "</section>\n"
+        return html
+    }
+
+    /// An SVG strip 1000 units wide: a time axis, speech regions, cues, low-confidence words
+    /// and the moments warnings are about.
+    static func timeline(_ r: FileResult, duration: Double) -> String {
+        func x(_ seconds: Double) -> String { String(format: "%.2f", 1000 * min(max(seconds, 0), duration) / duration) }
+        func width(_ start: Double, _ end: Double) -> String { String(format: "%.2f", max(0.8, 1000 * (min(end, duration) - max(start, 0)) / duration)) }
+        var parts = ["<svg class=\"timeline\" viewBox=\"0 0 1000 86\" preserveAspectRatio=\"none\" role=\"img\" aria-label=\"timeline of \(escape(Format.duration(duration)))\">"]
+        for region in r.speech ?? [] {
+            parts.append("<rect x=\"\(x(region.start))\" y=\"8\" width=\"\(width(region.start, region.end))\" height=\"10\" fill=\"#cfd8dc\"><title>speech \(Format.duration(region.start))–\(Format.duration(region.end))</title></rect>")
         }
         for cue in r.cueMarks {
-            let color = cue.tier == .basic ? "#ef6c00" : "#2e7d32"
             let opacity = 0.35 + 0.65 * min(1, max(0, cue.score ?? 1))
-            parts.append(String(format: "<div class=\"cue\" style=\"%@;background:%@;opacity:%.2f\" title=\"%.1f–%.1f s\"></div>",
-                                span(cue.start, cue.end), color, opacity, cue.start, cue.end))
+            let text = (cue.lines ?? []).map { $0.map(\.text).joined() }.joined(separator: " ")
+            parts.append("<rect class=\"cue\" data-start=\"\(String(format: "%.3f", cue.start))\" x=\"\(x(cue.start))\" y=\"22\" width=\"\(width(cue.start, cue.end))\" height=\"18\" "
+                + "fill=\"\(cue.tier == .basic ? "#ef6c00" : "#2e7d32")\" opacity=\"\(String(format: "%.2f", opacity))\"><title>\(escape(Format.clock(cue.start))) \(escape(text))</title></rect>")
+            // Low-confidence words: a tick over the cue, placed by the word's share of the cue's text.
+            let runs = (cue.lines ?? []).flatMap { $0 }
+            let total = max(1, runs.reduce(0) { $0 + $1.text.count })
+            var offset = 0
+            for run in runs {
+                if run.marked {
+                    let at = cue.start + (cue.end - cue.start) * Double(offset) / Double(total)
+                    parts.append("<rect x=\"\(x(at))\" y=\"42\" width=\"2\" height=\"6\" fill=\"#c62828\"><title>low confidence: \(escape(run.text))</title></rect>")
+                }
+                offset += run.text.count
+            }
         }
-        return parts.joined(separator: "") + "</div>\n"
+        for mark in r.marks ?? [] {
+            parts.append("<rect x=\"\(x(mark.start))\" y=\"50\" width=\"\(width(mark.start, mark.end))\" height=\"4\" fill=\"#c62828\"></rect>"
+                + "<path d=\"M\(x(mark.start)) 50 l-5 -7 h10 z\" fill=\"#c62828\"><title>\(escape(Format.clock(mark.start))): \(escape(mark.text))</title></path>")
+        }
+        parts.append("<line x1=\"0\" y1=\"62\" x2=\"1000\" y2=\"62\" stroke=\"#888\"></line>")
+        let step = tickStep(duration)
+        for tick in stride(from: 0.0, through: duration, by: step) {
+            parts.append("<line x1=\"\(x(tick))\" y1=\"62\" x2=\"\(x(tick))\" y2=\"67\" stroke=\"#888\"></line>"
+                + "<text class=\"tick\" x=\"\(x(tick))\" y=\"80\" text-anchor=\"\(tick == 0 ? "start" : "middle")\">\(Format.duration(tick))</text>")
+        }
+        return parts.joined() + "</svg>\n"
     }
+
+    /// A round step giving at most a dozen ticks.
+    static func tickStep(_ duration: Double) -> Double {
+        [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200].first { duration / $0 <= 12 } ?? 14_400
+    }
+
+    /// A link to `path` from the page's folder (relative, percent-encoded), or a file URL.
+    static func link(to path: String, from folder: URL?) -> String {
+        let target = URL(fileURLWithPath: path).standardizedFileURL.pathComponents
+        guard let folder else { return URL(fileURLWithPath: path).absoluteString }
+        let base = folder.standardizedFileURL.pathComponents
+        let shared = zip(base, target).prefix { $0 == $1 }.count
+        let steps = Array(repeating: "..", count: base.count - shared) + target.dropFirst(shared)
+        return steps.map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? $0 }
+            .joined(separator: "/")
+    }
+
+    /// Captions on the player from the cue list (a <track> file would be refused on file:// pages),
+    /// cues and timeline that seek, and the cue being shown outlined.
+    static let script = """
+        <script>
+        for (const media of document.querySelectorAll('video[data-cues],audio[data-cues]')) {
+          const list = document.getElementById(media.dataset.cues);
+          const items = [...list.querySelectorAll('li')];
+          const track = media.addTextTrack('captions', media.dataset.lang, media.dataset.lang);
+          for (const li of items) {
+            const text = li.querySelector('.text').innerText;
+            track.addCue(new VTTCue(parseFloat(li.dataset.start), parseFloat(li.dataset.end), text));
+          }
+          track.mode = 'showing';
+          media.dataset.captions = track.cues.length;
+          const seek = (seconds) => { media.currentTime = seconds; media.play().catch(() => {}); };
+          for (const li of items) {
+            li.querySelector('a.time').addEventListener('click', (event) => { event.preventDefault(); seek(parseFloat(li.dataset.start)); });
+          }
+          const svg = media.closest('section').querySelector('svg.timeline');
+          for (const rect of svg.querySelectorAll('rect.cue')) {
+            rect.addEventListener('click', () => seek(parseFloat(rect.dataset.start)));
+          }
+          media.addEventListener('timeupdate', () => {
+            for (const li of items) {
+              li.classList.toggle('now', media.currentTime >= parseFloat(li.dataset.start) && media.currentTime < parseFloat(li.dataset.end));
+            }
+          });
+        }
+        </script>
+
+        """
 
     static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")

@@ -234,6 +234,13 @@ public enum Format {
         return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
     }
 
+    /// "1:02.3": a moment to a tenth of a second, for cue times.
+    static func clock(_ seconds: Double) -> String {
+        let tenths = Int((max(0, seconds) * 10).rounded())
+        let s = tenths / 10
+        return (s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)) + ".\(tenths % 10)"
+    }
+
     /// "12%", or "-" when there is nothing to count.
     static func percent(_ share: Double?) -> String {
         share.map { String(format: "%.0f%%", $0 * 100) } ?? "-"

@@ -73,24 +73,10 @@ public struct ASSWriter: SubtitleWriter {
         ], format: ASSDocument.defaultEventFormat)
     }
 
-    /// Each line with low-confidence words wrapped in a colour override. Words are found in
-    /// the line in order; text the words do not account for is written plainly.
+    /// Each line with low-confidence words wrapped in a colour override.
     private func colouredLines(_ cue: Cue) -> [String] {
-        var words = cue.words[...]
-        return cue.lines.map { line in
-            var output = ""
-            var rest = line[...]
-            while let word = words.first {
-                let leading = rest.prefix { $0.isWhitespace }
-                let candidate = rest.dropFirst(leading.count)
-                guard !word.text.isEmpty, candidate.hasPrefix(word.text) else { break }
-                output += ASSEventText.escape(String(leading))
-                let text = ASSEventText.escape(word.text)
-                output += word.score < lowConfidenceThreshold ? "{\\c&H\(colourTag)&}\(text){\\r}" : text
-                rest = candidate.dropFirst(word.text.count)
-                words.removeFirst()
-            }
-            return output + ASSEventText.escape(String(rest))
+        cue.markedLines { $0.score < lowConfidenceThreshold }.map { runs in
+            runs.map { $0.marked ? "{\\c&H\(colourTag)&}\(ASSEventText.escape($0.text)){\\r}" : ASSEventText.escape($0.text) }.joined()
         }
     }
 

@@ -255,7 +255,8 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
     }
     if let report = args.value("report") {
         let url = URL(fileURLWithPath: report)
-        try AtomicFile.write(HTMLReport.render(results, warnings: runWarnings), to: url, policy: namedOutputPolicy(url, args: args).protecting(inputs.map(\.url.path)))
+        try AtomicFile.write(HTMLReport.render(results, warnings: runWarnings, folder: url.standardizedFileURL.deletingLastPathComponent()), to: url,
+                             policy: namedOutputPolicy(url, args: args).protecting(inputs.map(\.url.path)))
     }
     if interrupted { return Interrupts.exitCode }
     return results.contains { $0.status == .failed } ? ExitCode.failure : ExitCode.success

@@ -25,7 +25,7 @@ import Testing
 
     @Test func theReportCarriesWhatLimitedTheWholeRun() {
         let html = HTMLReport.render([], warnings: ["the libwhisper library is not available: <libwhisper.so.1>"])
-        #expect(html.contains("<p class=\"basic\">warning: the libwhisper library is not available: &lt;libwhisper.so.1&gt;</p>"))
+        #expect(html.contains("<p class=\"warn\">warning: the libwhisper library is not available: &lt;libwhisper.so.1&gt;</p>"))
         #expect(!HTMLReport.render([]).contains("warning:"))
     }
 
