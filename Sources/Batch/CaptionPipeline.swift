@@ -127,7 +127,7 @@ public final class CaptionPipeline: Sendable {
             }
             let video = VideoSize(width: probe.video?.displayWidth ?? 1920, height: probe.video?.displayHeight ?? 1080)
             var written: [WrittenCaptions] = []
-            for pass in passes {
+            for (number, pass) in passes.enumerated() {
                 emit(.stage(input: input, stage: .transcribe, fraction: 0))
                 let journal = try TranscriptionJournal(
                     url: layout.stateFolder(for: input).appendingPathComponent("journal/\(String(SHA256.hex(of: Data(input.relativePath.utf8)).prefix(24)))\(pass.journalSuffix).jsonl"),
@@ -152,7 +152,8 @@ public final class CaptionPipeline: Sendable {
                 journal.discard()
                 result.outputs += captions.outputs
                 result.warnings += passWarnings(captions, pass: pass, passes: passes.count)
-                if pass.isTranslation == passes[0].isTranslation { marks += timelineMarks(transcript, plan: pass.plan) }
+                // The timeline shows the first pass's cues, so its moments are the ones pinned.
+                if number == 0 { marks += timelineMarks(transcript, plan: pass.plan) }
                 written.append(captions)
             }
             // The summary, the report and the manifest describe what the viewer reads first: the

@@ -84,7 +84,8 @@ public enum HTMLReport {
     // MARK: - One file
 
     static func section(_ r: FileResult, id: String, folder: URL?) -> String {
-        var html = "<section class=\"file\" id=\"\(id)\"><h2>\(escape(r.relativePath)) <small>\(escape(r.languageLabel)), \(escape(r.tierLabel))</small></h2>\n"
+        let label = r.language == nil ? "" : " <small>\(escape(r.languageLabel)), \(escape(r.tierLabel))</small>"
+        var html = "<section class=\"file\" id=\"\(id)\"><h2>\(escape(r.relativePath))\(label)</h2>\n"
         if !r.outputs.isEmpty {
             html += "<p>outputs: " + r.outputs.map { "<a href=\"\(escape(link(to: $0, from: folder)))\">\(escape(URL(fileURLWithPath: $0).lastPathComponent))</a>" }
                 .joined(separator: " · ") + "</p>\n"
