@@ -286,13 +286,16 @@ public final class CaptionPipeline: Sendable {
         return warnings
     }
 
-    /// " (base)", " (tiny.en, cross-checked by base)": the model `plan` runs, for the dry run.
     /// The model that will transcribe files of `plan` ("tiny.en, cross-checked by base"); nil when none can.
     func modelLabel(_ plan: TierPlan) -> String? {
-        let tier: Tier = plan.mode == .basic ? .basic : .modern
-        guard let engine = engines.engine(tier, for: plan.language) else { return nil }
+        guard let model = modelName(plan) else { return nil }
         let checker = isCrossChecked(plan) ? engines.crossChecker.map { ", cross-checked by \($0.identity.model)" } : nil
-        return engine.identity.model + (checker ?? "")
+        return model + (checker ?? "")
+    }
+
+    /// The model that will transcribe files of `plan` ("tiny.en"), as results record it.
+    func modelName(_ plan: TierPlan) -> String? {
+        engines.engine(plan.mode == .basic ? .basic : .modern, for: plan.language)?.identity.model
     }
 
     /// Whether `--cross-check` applies to files recognised by `plan`.

@@ -11,6 +11,9 @@ public enum DryRun {
         var lines: [String] = []
         var total = 0.0
         var anyMeasured = false
+        // Without history, each model is timed once on the first of its files.
+        var probes: [String: SpeedProbe?] = [:]
+        var probed: [String] = []
         for input in inputs {
             guard let probe = try? MediaProbe(path: input.url.path) else {
                 lines.append("\(Format.terminalSafe(input.relativePath)): cannot be read")
@@ -35,18 +38,35 @@ public enum DryRun {
                 (language, tier) = ("auto", "decided after detection")
             }
             let history = SpeedHistory.load(stateFolder: pipeline.layout.stateFolder(for: input))
-            let (factor, measured) = history.factor(plan?.mode ?? .modern, crossChecked: plan.map(pipeline.isCrossChecked) ?? false)
+            var (single, measured) = history.estimate(plan?.mode ?? .modern, crossChecked: plan.map(pipeline.isCrossChecked) ?? false,
+                                                      model: plan.flatMap(pipeline.modelName), duration: probe.duration ?? 0)
             anyMeasured = anyMeasured || measured
+            if !measured, let plan, plan.mode != .arbitrate, !pipeline.isCrossChecked(plan),
+               let engine = pipeline.engines.engine(plan.mode == .basic ? .basic : .modern, for: plan.language) {
+                let name = engine.identity.model
+                if probes[name] == nil {
+                    probes[name] = try? SpeedProbe.measure(engine: engine, language: plan.language, file: input.url, selection: pipeline.knownLanguage(probe).stream)
+                    if let timed = probes[name] ?? nil {
+                        total += timed.load
+                        probed.append(name)
+                    }
+                }
+                if let timed = probes[name] ?? nil { single = timed.estimate(duration: probe.duration ?? 0, basic: plan.mode == .basic) }
+            }
             // A translation with the original captions too is heard twice.
             let passes = plan.map { pipeline.translationLabel($0) != nil && pipeline.settings.alsoOriginal == true } == true ? 2.0 : 1.0
-            let estimate = (probe.duration ?? 0) * factor * passes
+            // A file without audio, or in a language nothing here covers, fails at once.
+            let estimate = probe.audioStreams.isEmpty || tier == "unsupported" ? 0 : single * passes
             let skipped = !force && pipeline.currentResult(input) != nil
             // A file that would be skipped costs nothing; its estimate is shown all the same.
             if !skipped { total += estimate }
             let current = skipped ? "  (current: would be skipped)" : pipeline.currentResult(input) != nil ? "  (current, redone: --force)" : ""
             lines.append("\(Format.terminalSafe(input.relativePath)): \(probe.duration.map(Format.duration) ?? "?"), language \(language), tier \(tier), about \(Format.seconds(estimate))\(current)")
         }
-        lines.append("\(inputs.count) file(s), estimated \(Format.duration(total)) of work (\(anyMeasured ? "from this machine's history" : "default speeds; no history yet"))")
+        let basis = anyMeasured ? "from this machine's history"
+            : probed.isEmpty ? "default speeds; no history yet"
+            : "no history yet: \(probed.joined(separator: ", ")) timed on 30 s of the first of its files"
+        lines.append("\(inputs.count) file(s), estimated \(Format.duration(total)) of work (\(basis))")
         return lines.joined(separator: "\n")
     }
 }

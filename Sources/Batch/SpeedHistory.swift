@@ -5,9 +5,16 @@ import Speech
 /// Measured processing speed per way of recognising (seconds of work per second of media),
 /// kept in the state folder so `--dry-run` estimates come from this machine's own history.
 public struct SpeedHistory: Codable, Sendable {
-    /// By `key(_:crossChecked:)`.
+    /// By `key(_:crossChecked:model:)`: each run counts under its way of recognising, and under
+    /// that way with its model.
     public var mediaSeconds: [String: Double] = [:]
     public var workSeconds: [String: Double] = [:]
+    /// Per-file sums for fitting work = overhead + rate × media (a short file is mostly overhead:
+    /// probing, loading the model, a whole 30 s encoder window); optional, so histories written
+    /// before them still load.
+    public var files: [String: Double]?
+    public var mediaSquared: [String: Double]?
+    public var mediaTimesWork: [String: Double]?
 
     public init() {}
 
@@ -24,8 +31,8 @@ public struct SpeedHistory: Codable, Sendable {
         return alone + (crossChecked ? 0.24 : 0)
     }
 
-    static func key(_ mode: TierPlan.Mode, crossChecked: Bool) -> String {
-        mode.rawValue + (crossChecked && mode != .basic ? "+cross-check" : "")
+    static func key(_ mode: TierPlan.Mode, crossChecked: Bool, model: String? = nil) -> String {
+        mode.rawValue + (crossChecked && mode != .basic ? "+cross-check" : "") + (model.map { "/" + $0 } ?? "")
     }
 
     static func url(stateFolder: URL) -> URL { stateFolder.appendingPathComponent("speed.json") }
@@ -36,19 +43,33 @@ public struct SpeedHistory: Codable, Sendable {
 
     public mutating func record(_ result: FileResult) {
         guard result.status == .done, let mode = result.mode, result.tier != .empty, let duration = result.duration, duration > 0 else { return }
-        let key = Self.key(mode, crossChecked: result.crossChecked)
-        mediaSeconds[key, default: 0] += duration
-        workSeconds[key, default: 0] += result.seconds
+        for key in [Self.key(mode, crossChecked: result.crossChecked)] + result.models.prefix(1).map({ Self.key(mode, crossChecked: result.crossChecked, model: $0) }) {
+            mediaSeconds[key, default: 0] += duration
+            workSeconds[key, default: 0] += result.seconds
+            files = (files ?? [:]).merging([key: 1], uniquingKeysWith: +)
+            mediaSquared = (mediaSquared ?? [:]).merging([key: duration * duration], uniquingKeysWith: +)
+            mediaTimesWork = (mediaTimesWork ?? [:]).merging([key: duration * result.seconds], uniquingKeysWith: +)
+        }
     }
 
     public func save(stateFolder: URL) throws {
         try AtomicFile.write(try JSONEncoder().encode(self), to: Self.url(stateFolder: stateFolder), policy: .capforgeState)
     }
 
-    /// Work seconds per media second; (value, measured here?).
-    public func factor(_ mode: TierPlan.Mode, crossChecked: Bool) -> (Double, Bool) {
-        let key = Self.key(mode, crossChecked: crossChecked)
-        if let media = mediaSeconds[key], media > 0, let work = workSeconds[key] { return (work / media, true) }
-        return (Self.defaultFactor(mode, crossChecked: crossChecked), false)
+    /// Seconds of work for a file of `duration` seconds; (value, measured here?). The model's own
+    /// history first, then the way of recognising's; from three files on, a fitted overhead and rate.
+    public func estimate(_ mode: TierPlan.Mode, crossChecked: Bool, model: String?, duration: Double) -> (Double, Bool) {
+        let keys = (model.map { [Self.key(mode, crossChecked: crossChecked, model: $0)] } ?? []) + [Self.key(mode, crossChecked: crossChecked)]
+        for key in keys {
+            guard let media = mediaSeconds[key], media > 0, let work = workSeconds[key] else { continue }
+            if let n = files?[key], n >= 3, let squares = mediaSquared?[key], let products = mediaTimesWork?[key] {
+                let spread = n * squares - media * media
+                let rate = spread > 0 ? (n * products - media * work) / spread : 0
+                let overhead = (work - rate * media) / n
+                if spread > 0, rate > 0, overhead >= 0 { return (overhead + rate * duration, true) }
+            }
+            return (duration * work / media, true)
+        }
+        return (duration * Self.defaultFactor(mode, crossChecked: crossChecked), false)
     }
 }

@@ -1,4 +1,4 @@
-import Batch
+@testable import Batch
 import CapforgeCore
 import Foundation
 import Speech
@@ -21,10 +21,30 @@ import Testing
             history.record(result)
         }
         for (mode, crossChecked, factor) in [(TierPlan.Mode.arbitrate, false, 0.3), (.modern, false, 0.1), (.modern, true, 0.34)] {
-            let (found, measured) = history.factor(mode, crossChecked: crossChecked)
-            #expect(measured && abs(found - factor) < 1e-9, "\(mode) cross-checked \(crossChecked): \(found), measured \(measured)")
+            let (found, measured) = history.estimate(mode, crossChecked: crossChecked, model: nil, duration: 100)
+            #expect(measured && abs(found - 100 * factor) < 1e-9, "\(mode) cross-checked \(crossChecked): \(found), measured \(measured)")
         }
-        #expect(history.factor(TierPlan.Mode.basic, crossChecked: false).1 == false, "no basic run was recorded")
+        #expect(history.estimate(TierPlan.Mode.basic, crossChecked: false, model: nil, duration: 100).1 == false, "no basic run was recorded")
+    }
+
+    /// From three files of a model on, the estimate is a fitted per-file overhead plus a rate,
+    /// so that a folder of short files is not priced like one long one; another model's runs
+    /// do not count for it.
+    @Test func aModelsHistoryFitsItsOverheadAndRate() {
+        var history = SpeedHistory()
+        // 2 s of overhead and 0.1 s a second: 3 s, 5 s and 32 s for 10, 30 and 300 s.
+        for duration in [10.0, 30, 300] {
+            var result = FileResult(relativePath: "a.mp4", path: "/a.mp4", status: .done, seconds: 2 + 0.1 * duration)
+            result.duration = duration
+            result.tier = .modern
+            result.mode = .modern
+            result.models = ["base"]
+            history.record(result)
+        }
+        let (sixty, measured) = history.estimate(.modern, crossChecked: false, model: "base", duration: 60)
+        #expect(measured && abs(sixty - 8) < 1e-6, "\(sixty)")
+        // A model with no history of its own takes the mode's: the same fit here.
+        #expect(abs(history.estimate(.modern, crossChecked: false, model: "tiny.en", duration: 60).0 - 8) < 1e-6)
     }
 
     /// A Spanish track that FFmpeg prefers because the English one before it is an audio
@@ -97,5 +117,33 @@ import Testing
         let forced = try CLI().run(["caption", folder.path, "--formats", "srt", "--dry-run", "--force"], timeout: 60)
         #expect(forced.stdout.contains("(current, redone: --force)") && !forced.stdout.contains("would be skipped"), "\(forced.stdout)")
         #expect(!forced.stdout.contains("estimated 0:00 of work"), "\(forced.stdout)")
+    }
+}
+
+/// Before any history, the dry run times the model itself on 30 s of the first of its files,
+/// and after a run it estimates from that run.
+@Suite(.serialized, .timeLimit(.minutes(5)))
+struct DryRunProbeTests {
+    @Test func aColdDryRunTimesTheModelAndAWarmOneUsesTheHistory() throws {
+        let folder = try scratchFolder("dry-run-probe")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try copyFixture("librivox.mp4", to: folder)
+        try copyFixture("librivox-0870.mkv", to: folder)
+        let options = ["--model", "tiny.en", "--formats", "srt"]
+        let cold = try CLI().run(["caption", folder.path, "--dry-run"] + options, timeout: 120)
+        #expect(cold.status == 0 && cold.stdout.contains("(no history yet: tiny.en timed on 30 s of the first of its files)"), "\(cold.stdout)")
+        #expect(!cold.stdout.contains("about 0.0 s"), "\(cold.stdout)")
+        #expect(listing(folder).allSatisfy { !$0.hasSuffix(".srt") }, "a dry run writes no captions")
+        #expect(try CLI().run(["caption", folder.path] + options).status == 0)
+        let warm = try CLI().run(["caption", folder.path, "--dry-run", "--force"] + options, timeout: 120)
+        #expect(warm.stdout.contains("(from this machine's history)"), "\(warm.stdout)")
+    }
+
+    /// Whisper pays a whole window for a short file and about 2.2 windows per 30 s of a long one.
+    @Test func theProbesEstimateCountsWindows() throws {
+        let probe = SpeedProbe(load: 0.5, window: 1.0, extraction: 0.01)
+        #expect(abs(probe.estimate(duration: 10, basic: false) - (1 + 0.1)) < 1e-9)
+        #expect(abs(probe.estimate(duration: 300, basic: false) - (22 + 3)) < 1e-9)
+        #expect(abs(probe.estimate(duration: 300, basic: true) - (10 + 3)) < 1e-9)
     }
 }
