@@ -35,7 +35,10 @@ struct LineBreaker {
     /// Breaks no reader would choose in the best layout: inside a word of an unspaced script,
     /// or before closing punctuation (the cue builder weighs them when choosing cues).
     func awkwardBreaks(_ units: [TextUnit]) -> Int {
-        (lineStarts(units) ?? []).dropFirst().filter { breakCost(units, before: $0) >= Self.insideWord }.count
+        // Only unspaced scripts and punctuation standing alone can be broken awkwardly: for
+        // words separated by spaces (punctuation attached) no layout is needed to know.
+        guard units.contains(where: { unit in unit.text.first.map { TextMetrics.isUnspaced($0) || Punctuation.mayNotStartLine($0) } ?? false }) else { return 0 }
+        return (lineStarts(units) ?? []).dropFirst().filter { breakCost(units, before: $0) >= Self.insideWord }.count
     }
 
     /// The index of each line's first unit in the best layout, 0 first.
