@@ -6,7 +6,6 @@ import Media
 
 /// A track `SubtitleMux` wrote.
 public struct MuxedTrack: Sendable, Equatable {
-    public var index: Int
     public var codec: String
     public var languageTag: String?
     public var title: String
@@ -121,7 +120,7 @@ private final class MuxSession {
         }
         stream.pointee.disposition = (track.isDefault ? AV_DISPOSITION_DEFAULT : 0) | (track.isForced ? AV_DISPOSITION_FORCED : 0)
         added.append((Int(stream.pointee.index), encoder, events, 0))
-        report.append(MuxedTrack(index: Int(stream.pointee.index), codec: String(cString: avcodec_get_name(codec)), languageTag: tag, title: track.title))
+        report.append(MuxedTrack(codec: String(cString: avcodec_get_name(codec)), languageTag: tag, title: track.title))
     }
 
     func run(cancellation: Cancellation?) throws -> MuxReport {

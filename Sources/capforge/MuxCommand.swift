@@ -45,9 +45,9 @@ let muxCommand = Subcommand(
         return Interrupts.exitCode
     }
     for warning in report.warnings { printError("capforge mux: warning: \(warning)") }
-    print("\(report.outputPath): \(report.added.count) subtitle track(s) added")
+    print("\(report.outputPath): \(report.added.count) subtitle track(s) written")
     for track in report.added {
-        print("  track \(track.index): \(track.codec), \(track.languageTag ?? "no language"), \"\(track.title)\"")
+        print("  subtitles: \(track.codec), \(track.languageTag ?? "no language"), \"\(track.title)\"")
     }
     return ExitCode.success
 }
