@@ -138,6 +138,28 @@ import Testing
         expectDecodesBack(decoded[0], to: Self.cues)
     }
 
+    /// Fonts an ASS track needs travel with the file in Matroska; MP4 cannot hold them, and says so.
+    @Test func fontAttachmentsAreKeptInMatroskaAndSaidLostInMP4() throws {
+        let work = try BurnWorkspace()
+        defer { work.remove() }
+        let font = String(decoding: try Tool.run("/usr/bin/fc-match", ["-f", "%{file}", "DejaVu Sans"]), as: UTF8.self)
+        let source = try work.ffmpeg(["-i", Fixtures.path("librivox-0870.mkv"), "-attach", font, "-metadata:s:t", "mimetype=application/x-truetype-font",
+                                      "-map", "0", "-c", "copy"], output: "fonts.mkv")
+        let track = SubtitleTrack.styled(Self.basicScript, language: .english, title: "English")
+        func attachments(_ path: String) throws -> [String] {
+            String(decoding: try Tool.run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "t", "-show_entries", "stream=codec_name",
+                                                               "-of", "default=nw=1:nk=1", path]), as: UTF8.self).split(separator: "\n").map(String.init)
+        }
+        let mkv = work.path("fonts.subtitled.mkv")
+        #expect(try SubtitleMux(input: source, output: mkv, tracks: [track], outputPolicy: .capforgeState).run().warnings.isEmpty)
+        #expect(try attachments(mkv) == ["ttf"])
+        let mp4 = work.path("fonts.subtitled.mp4")
+        let report = try SubtitleMux(input: source, output: mp4, tracks: [track], outputPolicy: .capforgeState).run()
+        // FLAC is no MP4 audio either: it is re-encoded to AAC, and said.
+        #expect(report.warnings == [.audioReencoded(index: 1, from: "flac"), .streamDropped(index: 2, codec: "ttf")])
+        #expect(try attachments(mp4).isEmpty)
+    }
+
     @Test func overlappingEventsAreShortenedForMovTextAndSaidSo() throws {
         let work = try BurnWorkspace()
         defer { work.remove() }
