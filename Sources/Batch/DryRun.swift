@@ -23,6 +23,8 @@ public enum DryRun {
             let tier: String
             let language: String
             var plan: TierPlan?
+            // A file without audio, or in a language nothing here covers, fails at once.
+            var failsAtOnce = probe.audioStreams.isEmpty
             if probe.audioStreams.isEmpty {
                 (language, tier) = ("-", "no audio")
             } else if let requested {
@@ -33,6 +35,7 @@ public enum DryRun {
                         ?? (resolved.language.code, resolved.displayTier + (pipeline.modelLabel(resolved).map { " (\($0))" } ?? ""))
                 } catch {
                     (language, tier) = (requested.code, "unsupported")
+                    failsAtOnce = true
                 }
             } else {
                 (language, tier) = ("auto", "decided after detection")
@@ -55,8 +58,7 @@ public enum DryRun {
             }
             // A translation with the original captions too is heard twice.
             let passes = plan.map { pipeline.translationLabel($0) != nil && pipeline.settings.alsoOriginal == true } == true ? 2.0 : 1.0
-            // A file without audio, or in a language nothing here covers, fails at once.
-            let estimate = probe.audioStreams.isEmpty || tier == "unsupported" ? 0 : single * passes
+            let estimate = failsAtOnce ? 0 : single * passes
             let skipped = !force && pipeline.currentResult(input) != nil
             // A file that would be skipped costs nothing; its estimate is shown all the same.
             if !skipped { total += estimate }

@@ -230,15 +230,18 @@ struct ResumeNote {
 
 public enum Format {
     static func duration(_ seconds: Double) -> String {
-        let s = Int(seconds.rounded())
-        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+        clockTime(Int(seconds.rounded()))
+    }
+
+    /// "1:02" or "1:02:03" for whole seconds.
+    private static func clockTime(_ s: Int) -> String {
+        s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
     }
 
     /// "1:02.3": a moment to a tenth of a second, for cue times.
     static func clock(_ seconds: Double) -> String {
         let tenths = Int((max(0, seconds) * 10).rounded())
-        let s = tenths / 10
-        return (s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)) + ".\(tenths % 10)"
+        return clockTime(tenths / 10) + ".\(tenths % 10)"
     }
 
     /// "12%", or "-" when there is nothing to count.

@@ -125,6 +125,7 @@ private final class MuxSession {
 
     func run(cancellation: Cancellation?) throws -> MuxReport {
         let packet = Packet()
+        let origin = av_rescale_q(input.startTime, shim_time_base_q(), SubtitleEncoder.timeBase)
         while true {
             if cancellation?.isCancelled == true { throw Cancelled() }
             // A read error mid-file ends the input like EOF, as in burn-in.
@@ -135,9 +136,7 @@ private final class MuxSession {
             let time = p.dts != SHIM_AV_NOPTS_VALUE ? p.dts : p.pts
             if time != SHIM_AV_NOPTS_VALUE {
                 // Subtitles go in ahead of the media around them, so the interleaver holds few packets.
-                let milliseconds = av_rescale_q(time, source.pointee.time_base, SubtitleEncoder.timeBase)
-                    - av_rescale_q(input.startTime, shim_time_base_q(), SubtitleEncoder.timeBase)
-                try writeSubtitles(until: Int(milliseconds))
+                try writeSubtitles(until: Int(av_rescale_q(time, source.pointee.time_base, SubtitleEncoder.timeBase) - origin))
             }
             _ = try copier.handle(packet)
         }

@@ -43,8 +43,19 @@ public enum UserFile {
         let (handle, size) = try openRegular(url, what: what)
         defer { try? handle.close() }
         guard size <= limit else { throw UserFileError.tooLarge(path: url.path, what: what, limit: limit) }
+        return try bytes(from: handle, count: limit + 1, url: url, what: what)
+    }
+
+    /// The first `count` bytes of a regular file (fewer when it is shorter), whatever its size.
+    public static func head(_ url: URL, what: String, count: Int) throws -> Data {
+        let (handle, _) = try openRegular(url, what: what)
+        defer { try? handle.close() }
+        return try bytes(from: handle, count: count, url: url, what: what)
+    }
+
+    private static func bytes(from handle: FileHandle, count: Int, url: URL, what: String) throws -> Data {
         do {
-            return try handle.read(upToCount: limit + 1) ?? Data()
+            return try handle.read(upToCount: count) ?? Data()
         } catch {
             throw UserFileError.unreadable(path: url.path, what: what, reason: String(cString: strerror(AtomicFile.errnoOf(error))))
         }

@@ -8,8 +8,8 @@ public enum CaptionProvenance {
     /// WebVTT file's comments, or for SRT (which has no comments) the JSON written beside it.
     /// nil for captions from elsewhere.
     public static func tier(ofCaptionsAt url: URL) -> TranscriptTier? {
-        if let text = try? UserFile.read(url, what: "subtitle file", limit: 64_000_000),
-           let tier = statedTier(in: String(decoding: text.prefix(4096), as: UTF8.self)) {
+        if let head = try? UserFile.head(url, what: "subtitle file", count: 4096),
+           let tier = statedTier(in: String(decoding: head, as: UTF8.self)) {
             return tier
         }
         let json = url.deletingPathExtension().appendingPathExtension(SubtitleFormat.json.fileExtension)

@@ -86,12 +86,9 @@ public struct CueBuilder: Sendable {
             var end = index + 1
             while end < words.count, let last = words[end - 1].word.text.last, let first = words[end].word.text.first,
                   TextMetrics.isUnspaced(last) && TextMetrics.isUnspaced(first) { end += 1 }
-            if end - index > 1, let starts = try? WordSegmentation.wordStarts(in: words[index..<end].map(\.word.text).joined()) {
-                var offset = 0
-                for i in index..<(end - 1) {
-                    offset += words[i].word.text.count
-                    words[i].endsWord = starts.contains(offset)
-                }
+            if end - index > 1, let starts = WordSegmentation.startsWords(words[index..<end].map(\.word.text)) {
+                // A word ends where the next begins one.
+                for i in index..<(end - 1) { words[i].endsWord = starts[i - index + 1] }
             }
             index = end
         }

@@ -91,16 +91,15 @@ struct LineBreaker {
         if let first = right.text.first, Punctuation.mayNotStartLine(first) { return Self.forbidden }
         if let last = left.text.last, Punctuation.mayNotEndLine(last) { return Self.forbidden }
         // Unspaced scripts break between words (as the text's segmentation finds them), not inside one.
-        if right.separator.isEmpty && TextMetrics.isUnspaced(right.text.first ?? " ") {
-            guard right.startsWord else { return Self.insideWord }
-            if Punctuation.endsSentence(left.text) { return -8 }
-            if Punctuation.endsClause(left.text) { return -6 }
+        let unspaced = right.separator.isEmpty && TextMetrics.isUnspaced(right.text.first ?? " ")
+        if unspaced && !right.startsWord { return Self.insideWord }
+        if Punctuation.endsSentence(left.text) { return -8 }
+        if Punctuation.endsClause(left.text) { return -6 }
+        if unspaced {
             // A particle belongs to the word before it (言葉を / 覚える, not 言葉 / を覚える).
             let wholeWord = index + 1 == units.count || units[index + 1].startsWord
             return wholeWord && Self.particles.contains(right.text) ? 6 : 0
         }
-        if Punctuation.endsSentence(left.text) { return -8 }
-        if Punctuation.endsClause(left.text) { return -6 }
         guard let rules else { return 0 }
         let leftWord = BreakRules.normalised(left.text)
         let rightWord = BreakRules.normalised(right.text)

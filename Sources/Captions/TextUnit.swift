@@ -31,8 +31,8 @@ struct TextUnit: Equatable {
             var end = index + 1
             while end < units.count, units[end].separator.isEmpty, isUnspaced(units[end]) { end += 1 }
             // Segmentation fails only without ICU's data, which CueBuilder checks at the start.
-            if end - index > 1, let starts = try? WordSegmentation.wordStarts(in: units[index..<end].map(\.text).joined()) {
-                for offset in 1..<(end - index) { units[index + offset].startsWord = starts.contains(offset) }
+            if end - index > 1, let starts = WordSegmentation.startsWords(units[index..<end].map(\.text)) {
+                for (offset, start) in starts.enumerated() { units[index + offset].startsWord = start }
             }
             index = end
         }

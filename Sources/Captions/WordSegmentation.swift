@@ -25,6 +25,17 @@ enum WordSegmentation {
         _ = try wordStarts(in: "图书馆")
     }
 
+    /// For consecutive pieces of unspaced text (recogniser tokens, single characters), whether
+    /// each begins a word of the text they make; nil when ICU cannot segment it.
+    static func startsWords(_ pieces: [String]) -> [Bool]? {
+        guard let starts = try? wordStarts(in: pieces.joined()) else { return nil }
+        var offset = 0
+        return pieces.map { piece in
+            defer { offset += piece.count }
+            return starts.contains(offset)
+        }
+    }
+
     /// Character offsets at which a word (or a run of spaces or punctuation) begins, 0 included.
     static func wordStarts(in text: String) throws -> Set<Int> {
         let icu = try icu.get()
