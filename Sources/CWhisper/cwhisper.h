@@ -94,8 +94,10 @@ enum whisper_sampling_strategy {
 };
 
 // Callback slots Capforge leaves empty are declared as plain function pointers of the
-// same size; only abort_callback is used.
+// same size; abort_callback and encoder_begin_callback are used.
 typedef void (*whisper_unused_callback)(void);
+// Called before each 30 s encoder pass; false stops the run, keeping what was decoded.
+typedef bool (*whisper_encoder_begin_callback)(struct whisper_context * ctx, struct whisper_state * state, void * user_data);
 
 // Upstream nests these as anonymous structs; naming them changes no layout.
 struct whisper_greedy_params { int best_of; };
@@ -159,7 +161,7 @@ struct whisper_full_params {
     void * new_segment_callback_user_data;
     whisper_unused_callback progress_callback;
     void * progress_callback_user_data;
-    whisper_unused_callback encoder_begin_callback;
+    whisper_encoder_begin_callback encoder_begin_callback;
     void * encoder_begin_callback_user_data;
     ggml_abort_callback abort_callback;
     void * abort_callback_user_data;

@@ -13,6 +13,30 @@ public protocol SpeechEngine: AnyObject, Sendable {
     /// Word times are on the file's timeline too. Stops with `Cancelled` or
     /// `.timedOut` when `cancellation` fires.
     func transcribe(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> [Word]
+    /// What the engine heard of a window, starting at its beginning. An engine that hears a
+    /// fixed span at a time (Whisper: one 30 s encoder pass) finishes only the sentences that
+    /// end inside it and says where it stopped, so the next window begins there instead of a
+    /// whole pass being paid for the sentence left over. Others hear the whole window.
+    func transcribeWindow(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> HeardWindow
+}
+
+extension SpeechEngine {
+    public func transcribeWindow(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> HeardWindow {
+        HeardWindow(words: try transcribe(audio, language: language, cancellation: cancellation), heardUntil: audio.endTime)
+    }
+}
+
+/// What an engine heard of a window, and up to where.
+public struct HeardWindow: Sendable, Equatable {
+    public var words: [Word]
+    /// Where the engine stopped listening: the window's end, or earlier where speech ran on past
+    /// the last sentence it finished and was left to the next window.
+    public var heardUntil: Double
+
+    public init(words: [Word], heardUntil: Double) {
+        self.words = words
+        self.heardUntil = heardUntil
+    }
 }
 
 public enum SpeechError: Error, CustomStringConvertible, Equatable {

@@ -60,13 +60,14 @@ public final class ChunkedTranscriber: Sendable {
     ) throws -> Transcript {
         // The regions also check the words afterwards, chunked or not.
         let regions = try speech ?? planner.detector.speechRegions(across: audio)
-        let chunks = options.chunking ? try planner.placedAtPauses(planner.plan(regions: regions), in: audio)
-            : [PlannedChunk(index: 0, start: audio.startTime, end: audio.endTime, keepFrom: nil, keepUntil: nil)]
-        let total = chunks.reduce(0) { $0 + $1.duration }
         let previous = journal?.finished ?? [:]
+        let speechTotal = regions.reduce(0) { $0 + $1.duration }
         var entries: [JournalEntry] = []
-        var done = 0.0
-        for chunk in chunks {
+        var cursor = audio.startTime
+        // Each chunk is planned from where the one before stopped listening, so a sentence an
+        // engine left over opens the next window instead of costing a window of its own.
+        while let next = try chunk(from: cursor, index: entries.count, regions: regions, in: audio) {
+            let chunk = next.chunk
             let entry: JournalEntry
             let resumed: Bool
             // A chunk that failed is tried again (the engine may have been repaired since).
@@ -80,27 +81,46 @@ public final class ChunkedTranscriber: Sendable {
                 resumed = false
             }
             entries.append(entry)
-            done += chunk.duration
+            // An engine that stopped early goes on from there; one that heard the whole window
+            // goes on where the plan overlaps it (a cut through speech) or after it.
+            if let stopped = entry.heardUntil {
+                cursor = try restart(after: stopped, chunk: chunk, in: audio)
+            } else {
+                cursor = min(chunk.end, next.following ?? chunk.end)
+            }
+            let left = options.chunking ? planner.plan(regions: Self.regions(regions, after: cursor)).count : 0
+            let heard = speechTotal - Self.regions(regions, after: cursor).reduce(0) { $0 + $1.duration }
             progress(ChunkProgress(
-                chunk: chunk.index, chunkCount: chunks.count, fraction: total > 0 ? done / total : 1,
+                chunk: chunk.index, chunkCount: entries.count + left, fraction: speechTotal > 0 && left > 0 ? min(1, heard / speechTotal) : 1,
                 record: entry.record, verdicts: entry.verdicts, wordsSoFar: entries.reduce(0) { $0 + $1.words.count }, resumed: resumed))
         }
+        let chunks = entries.map(\.chunk)
         var kept = entries.map(\.words)
         var seamErrors: [String] = []
-        for i in kept.indices.dropFirst() where chunks[i].start < chunks[i - 1].end {
-            let overlap = chunks[i].start...chunks[i - 1].end
-            let middle = chunks[i - 1].keepUntil ?? (overlap.lowerBound + overlap.upperBound) / 2
-            var joined = Seam.anchored(kept[i - 1], kept[i], overlap: overlap)
-            if joined == nil {
-                do {
-                    joined = try refereed(kept[i - 1], kept[i], entries[i - 1], entries[i], of: audio, language: plan.language, cancellation: cancellation)
-                } catch where cancellation.isCancelled {
-                    throw Cancelled()
-                } catch {
-                    seamErrors.append(String(format: "at %.1f s: ", middle) + "\(error)")
+        for i in kept.indices.dropFirst() {
+            let before = entries[i - 1], start = chunks[i].start
+            if before.heardUntil != nil {
+                // The window opened at a pause near where the one before stopped, so a word or two
+                // may be heard by both: they meet at such a word; otherwise each keeps its own
+                // (the earlier one's times drift late near its end, so a cut by time loses words).
+                if let joined = Seam.anchored(kept[i - 1], kept[i], overlap: start...max(start, before.heardEnd)) { (kept[i - 1], kept[i]) = joined }
+            } else if start >= before.heardEnd {
+                kept[i - 1] = Seam.withoutGuessedEnd(kept[i - 1], before: start)
+            } else {
+                let overlap = start...before.heardEnd
+                let middle = chunks[i - 1].keepUntil ?? (overlap.lowerBound + overlap.upperBound) / 2
+                var joined = Seam.anchored(kept[i - 1], kept[i], overlap: overlap)
+                if joined == nil {
+                    do {
+                        joined = try refereed(kept[i - 1], kept[i], before, entries[i], of: audio, language: plan.language, cancellation: cancellation)
+                    } catch where cancellation.isCancelled {
+                        throw Cancelled()
+                    } catch {
+                        seamErrors.append(String(format: "at %.1f s: ", middle) + "\(error)")
+                    }
                 }
+                (kept[i - 1], kept[i]) = joined ?? Seam.cut(kept[i - 1], kept[i], at: middle)
             }
-            (kept[i - 1], kept[i]) = joined ?? Seam.cut(kept[i - 1], kept[i], at: middle)
             kept[i] = Seam.withoutDuplicates(kept[i], after: kept[i - 1])
         }
         let checked = HallucinationGuard().check(kept.flatMap { $0 }.sorted { ($0.start, $0.end) < ($1.start, $1.end) }, speech: regions)
@@ -116,12 +136,49 @@ public final class ChunkedTranscriber: Sendable {
                           checkedBy: crossChecked ? modern.flatMap { engines.crossChecker(for: plan.language, of: $0.identity)?.identity } : nil)
     }
 
+    /// A window ahead of the cursor smaller than this would only repeat the one before it.
+    static let minimumAdvance = 1.0
+    /// An engine that stopped this close to a window's end heard all of it (Whisper's times are
+    /// centiseconds, and a next window for the rounding would cost a whole encoder pass).
+    static let endTolerance = 0.05
+
+    /// How far around where an engine stopped the next window may open, to open at a pause:
+    /// Whisper's last timestamp falls within a word or two of the real end of its sentence, and a
+    /// window that opens mid-word makes it invent words.
+    static let restartSearch = (before: 0.75, after: 0.25)
+
+    /// Where the window after `chunk` opens when the engine stopped listening at `stopped`: the
+    /// quietest moment near it, and at least `minimumAdvance` into the chunk.
+    private func restart(after stopped: Double, chunk: PlannedChunk, in audio: any AudioSource) throws -> Double {
+        let from = max(chunk.start + Self.minimumAdvance, stopped - Self.restartSearch.before)
+        let to = max(from, min(audio.endTime, stopped + Self.restartSearch.after))
+        return to - from < 0.1 ? from : try ChunkPlanner.quietest(in: audio, from: from, to: to, nearest: .end)
+    }
+
+    /// The speech after `cursor` (a region the cursor falls in starts there).
+    static func regions(_ regions: [SpeechRegion], after cursor: Double) -> [SpeechRegion] {
+        regions.compactMap { $0.end > cursor ? SpeechRegion(start: max($0.start, cursor), end: $0.end) : nil }
+    }
+
+    /// The chunk that starts at `cursor` (or the speech after it), with where the plan starts
+    /// the one after it; nil when no speech is left. Without chunking: the whole audio, once.
+    private func chunk(from cursor: Double, index: Int, regions: [SpeechRegion], in audio: any AudioSource) throws -> (chunk: PlannedChunk, following: Double?)? {
+        guard options.chunking else {
+            return index == 0 ? (PlannedChunk(index: 0, start: audio.startTime, end: audio.endTime, keepFrom: nil, keepUntil: nil), nil) : nil
+        }
+        let planned = try planner.placedAtPauses(Array(planner.plan(regions: Self.regions(regions, after: cursor)).prefix(2)), in: audio)
+        guard var first = planned.first else { return nil }
+        first.index = index
+        return (first, planned.dropFirst().first?.start)
+    }
+
     private func recognise(_ chunk: PlannedChunk, of audio: any AudioSource, plan: TierPlan, cancellation: Cancellation) throws -> JournalEntry {
         let clip = try audio.slice(from: chunk.start, to: chunk.end)
         func attempt(_ tier: Tier) throws -> Attempt {
             guard let engine = engines.engine(tier, for: plan.language) else { return .noEngine }
             do {
-                return .heard(try hear(clip, speech: chunk.speech, of: audio, with: engine, language: plan.language, cancellation: cancellation))
+                return .heard(try hear(clip, speech: chunk.speech, of: audio, with: engine, language: plan.language,
+                                       windowed: options.chunking, cancellation: cancellation))
             } catch where cancellation.isCancelled {
                 // The user stopped the run: abandon the chunk rather than recording a failure.
                 throw Cancelled()
@@ -130,9 +187,9 @@ public final class ChunkedTranscriber: Sendable {
             }
         }
         func entry(_ heard: Heard) -> JournalEntry {
-            let record = ChunkRecord(start: chunk.start, end: chunk.end, outcome: heard.words.isEmpty ? .silence : .recognised,
+            let record = ChunkRecord(start: chunk.start, end: heard.heardUntil, outcome: heard.words.isEmpty ? .silence : .recognised,
                                      tier: heard.engine.tier, engine: heard.engine.engine, crossCheckError: heard.crossCheckError)
-            return JournalEntry(chunk: chunk, record: record, words: heard.words)
+            return JournalEntry(chunk: chunk, record: record, words: heard.words, heardUntil: heard.heardUntil < chunk.end - Self.endTolerance ? heard.heardUntil : nil)
         }
         func failed(_ attempts: [Attempt]) -> JournalEntry {
             let reasons = attempts.compactMap { $0.error.map { "\($0)" } }
@@ -177,16 +234,24 @@ public final class ChunkedTranscriber: Sendable {
         }
     }
 
-    /// One engine call under its deadline, timed for the deadlines that follow.
-    private func transcribe(_ audio: MonoAudio, with engine: any SpeechEngine, language: Language, cancellation: Cancellation) throws -> [Word] {
+    /// One engine call under its deadline, timed for the deadlines that follow. `windowed`: an
+    /// engine that hears a fixed span hears one from the start of `audio` and says where it stopped.
+    private func listen(
+        _ audio: MonoAudio, with engine: any SpeechEngine, language: Language, windowed: Bool = false, cancellation: Cancellation
+    ) throws -> HeardWindow {
         let expected = speed.expectedWork(engine.identity, audioSeconds: audio.duration)
         let floor = expected == nil ? max(options.minimumDeadline, options.firstCallDeadline) : options.minimumDeadline
         // An engine is stuck, not slow, when it takes several times what it has needed before.
         let allowed = max(floor, options.deadlineFactor * audio.duration, 3 * (expected ?? 0))
         let began = Date()
-        let words = try engine.transcribe(audio, language: language, cancellation: cancellation.child(deadline: began.addingTimeInterval(allowed)))
+        let limited = cancellation.child(deadline: began.addingTimeInterval(allowed))
+        let heard = if windowed {
+            try engine.transcribeWindow(audio, language: language, cancellation: limited)
+        } else {
+            HeardWindow(words: try engine.transcribe(audio, language: language, cancellation: limited), heardUntil: audio.endTime)
+        }
         speed.record(engine.identity, audioSeconds: audio.duration, workSeconds: Date().timeIntervalSince(began))
-        return words
+        return heard
     }
 
     /// What one engine heard in a window, calibrated and glossary-corrected, and cross-checked
@@ -194,40 +259,39 @@ public final class ChunkedTranscriber: Sendable {
     private struct Heard {
         var engine: EngineIdentity
         var words: [Word]
+        var heardUntil: Double
         var crossCheckError: String?
     }
 
+    /// `windowed`: the engine may stop before the window's end, and speech the detector found
+    /// after its last word (Whisper can stop decoding at a long pause and drop everything after
+    /// it) is left to the next window rather than heard twice. Otherwise the whole window is heard.
     private func hear(
-        _ clip: MonoAudio, speech: [SpeechRegion], of audio: any AudioSource, with engine: any SpeechEngine, language: Language, cancellation: Cancellation
+        _ clip: MonoAudio, speech: [SpeechRegion], of audio: any AudioSource, with engine: any SpeechEngine, language: Language,
+        windowed: Bool, cancellation: Cancellation
     ) throws -> Heard {
-        let words = try wordsWithRest(clip, speech: speech, of: audio, with: engine, language: language, cancellation: cancellation)
+        var heard = try listen(clip, with: engine, language: language, windowed: windowed, cancellation: cancellation)
+        // (A window with no words at all is silence or noise, not a decoder that stopped.)
+        if windowed, let lastWordEnd = heard.words.map(\.end).max() {
+            let unheard = speech.filter { $0.start >= lastWordEnd && $0.start < heard.heardUntil }
+            if let first = unheard.first, unheard.reduce(0, { $0 + $1.duration }) >= 0.5 { heard.heardUntil = first.start }
+        }
+        let words = heard.words.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
         guard !words.isEmpty, let checker = engines.crossChecker(for: language, of: engine.identity) else {
-            return Heard(engine: engine.identity, words: finish(words, producedBy: engine.identity))
+            return Heard(engine: engine.identity, words: finish(words, producedBy: engine.identity), heardUntil: heard.heardUntil)
         }
         do {
-            let other = try wordsWithRest(clip, speech: speech, of: audio, with: checker, language: language, cancellation: cancellation)
+            // The second model hears what the first did, whole.
+            let span = heard.heardUntil < clip.endTime ? try audio.slice(from: clip.startTime, to: heard.heardUntil) : clip
+            let other = try listen(span, with: checker, language: language, cancellation: cancellation).words
             let marked = CrossCheck.marked(words, against: other, language: language)
-            return Heard(engine: engine.identity, words: finish(marked, producedBy: engine.identity, checkedBy: checker.identity))
+            return Heard(engine: engine.identity, words: finish(marked, producedBy: engine.identity, checkedBy: checker.identity), heardUntil: heard.heardUntil)
         } catch where cancellation.isCancelled {
             throw Cancelled()
         } catch {
-            return Heard(engine: engine.identity, words: finish(words, producedBy: engine.identity), crossCheckError: "\(error)")
+            return Heard(engine: engine.identity, words: finish(words, producedBy: engine.identity), heardUntil: heard.heardUntil,
+                         crossCheckError: "\(error)")
         }
-    }
-
-    /// Whisper can stop decoding at a long pause and drop everything after it: speech the
-    /// detector heard after the last word is recognised again, from there to the window's end.
-    /// (A window with no words at all is silence or noise, not a decoder that stopped.)
-    private func wordsWithRest(
-        _ clip: MonoAudio, speech: [SpeechRegion], of audio: any AudioSource, with engine: any SpeechEngine, language: Language, cancellation: Cancellation
-    ) throws -> [Word] {
-        var words = try transcribe(clip, with: engine, language: language, cancellation: cancellation)
-        let lastWordEnd = words.map(\.end).max() ?? .infinity
-        let unheard = speech.filter { $0.start >= lastWordEnd }
-        if let first = unheard.first, unheard.reduce(0, { $0 + $1.duration }) >= 0.5 {
-            words += try transcribe(try audio.slice(from: first.start, to: clip.endTime), with: engine, language: language, cancellation: cancellation)
-        }
-        return words.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
     }
 
     /// Two windows that share no anchor disagree over their overlap, and near its edge a window
@@ -244,7 +308,8 @@ public final class ChunkedTranscriber: Sendable {
         let centre = (after.chunk.start + before.chunk.end) / 2
         let from = max(before.chunk.start, centre - planner.targetLength / 2)
         let to = min(after.chunk.end, from + planner.targetLength)
-        let heard = try hear(try audio.slice(from: from, to: to), speech: [], of: audio, with: engine, language: language, cancellation: cancellation)
+        let heard = try hear(try audio.slice(from: from, to: to), speech: [], of: audio, with: engine, language: language,
+                             windowed: false, cancellation: cancellation)
         if let error = heard.crossCheckError { throw SpeechError.engineFailed(engine: "the cross-check of the refereeing window", reason: error) }
         guard let (kept, middle) = Seam.anchored(earlier, heard.words, overlap: from...before.chunk.end),
               let (filled, rest) = Seam.anchored(middle, later, overlap: after.chunk.start...to) else { return nil }
@@ -264,7 +329,7 @@ public final class ChunkedTranscriber: Sendable {
             let start = modern.first!.start, end = modern.map(\.end).max()!
             let from = max(entry.chunk.start, start - rules.context), to = min(entry.chunk.end, end + rules.context)
             do {
-                let heard = try transcribe(try audio.slice(from: from, to: to), with: rival, language: language, cancellation: cancellation)
+                let heard = try listen(try audio.slice(from: from, to: to), with: rival, language: language, cancellation: cancellation).words
                 // The rival's words for the stretch itself: the context was only there to decode in.
                 let inside = heard.filter { (start...end).contains(($0.start + $0.end) / 2) }
                 let words = finish(inside, producedBy: rival.identity)

@@ -63,5 +63,12 @@ enum Seam {
         return later
     }
 
+    /// `earlier` without the words it timed, with no duration, at or after `next` (where the next
+    /// window opens): Whisper clamps the words it guessed past the end of the audio it was given
+    /// onto that end, and the next window hears that audio itself.
+    static func withoutGuessedEnd(_ earlier: [Word], before next: Double) -> [Word] {
+        earlier.filter { !($0.end - $0.start < 0.05 && $0.start >= next - 0.05) }
+    }
+
     private static func key(_ word: Word) -> String { word.text.spellingKey }
 }

@@ -8,13 +8,19 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     public var words: [Word]
     /// The chunk's doubted stretches and how arbitration settled them.
     public var verdicts: [ArbitrationVerdict]
+    /// Where the engine stopped listening, when before the chunk's end: the next chunk begins there.
+    public var heardUntil: Double?
 
-    public init(chunk: PlannedChunk, record: ChunkRecord, words: [Word], verdicts: [ArbitrationVerdict] = []) {
+    public init(chunk: PlannedChunk, record: ChunkRecord, words: [Word], verdicts: [ArbitrationVerdict] = [], heardUntil: Double? = nil) {
         self.chunk = chunk
         self.record = record
         self.words = words
         self.verdicts = verdicts
+        self.heardUntil = heardUntil
     }
+
+    /// Where the words of this chunk end and the next chunk may begin.
+    public var heardEnd: Double { heardUntil ?? chunk.end }
 }
 
 /// Append-only record of finished chunks, made durable (fsync) one line at a time, so an

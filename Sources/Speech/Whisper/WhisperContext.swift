@@ -41,17 +41,42 @@ final class WhisperContext {
     var isMultilingual: Bool { whisper.whisper_is_multilingual(context) != 0 }
     var endOfText: Int32 { whisper.whisper_token_eot(context) }
 
-    /// Runs the whole model over `samples`; `shouldAbort` is polled by ggml between graph steps.
-    /// Returns libwhisper's status code (0 = success).
-    func run(_ params: whisper_full_params, samples: [Float], shouldAbort: Cancellation) -> Int32 {
+    /// Runs the model over `samples`; `shouldAbort` is polled by ggml between graph steps. With
+    /// `encoderPasses`, the run stops before any pass beyond that many 30 s windows, keeping what
+    /// it decoded. Returns libwhisper's status code (0 = success) and whether a pass was refused.
+    func run(_ params: whisper_full_params, samples: [Float], shouldAbort: Cancellation, encoderPasses: Int? = nil) -> (status: Int32, stoppedEarly: Bool) {
         var params = params
         params.abort_callback = { userData in
             guard let userData else { return false }
             return Unmanaged<Cancellation>.fromOpaque(userData).takeUnretainedValue().isCancelled
         }
-        return withExtendedLifetime(shouldAbort) {
+        let budget = PassBudget(left: encoderPasses ?? .max)
+        params.encoder_begin_callback = { _, _, userData in
+            guard let userData else { return true }
+            return Unmanaged<PassBudget>.fromOpaque(userData).takeUnretainedValue().take()
+        }
+        let status = withExtendedLifetime((shouldAbort, budget)) {
             params.abort_callback_user_data = Unmanaged.passUnretained(shouldAbort).toOpaque()
+            params.encoder_begin_callback_user_data = Unmanaged.passUnretained(budget).toOpaque()
             return samples.withUnsafeBufferPointer { whisper.whisper_full(context, params, $0.baseAddress, Int32($0.count)) }
+        }
+        return (status, budget.refused)
+    }
+
+    /// Encoder passes a run may still start; used from the run's own thread only.
+    private final class PassBudget {
+        var left: Int
+        var refused = false
+
+        init(left: Int) { self.left = left }
+
+        func take() -> Bool {
+            guard left > 0 else {
+                refused = true
+                return false
+            }
+            left -= 1
+            return true
         }
     }
 

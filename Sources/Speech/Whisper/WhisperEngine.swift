@@ -43,13 +43,20 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
         try transcribeDetailed(audio, language: language, cancellation: cancellation).words
     }
 
+    public func transcribeWindow(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> HeardWindow {
+        let heard = try transcribeDetailed(audio, language: language, oneWindow: true, cancellation: cancellation)
+        return HeardWindow(words: heard.words, heardUntil: heard.heardUntil)
+    }
+
     public func translate(_ audio: MonoAudio, from language: Language, cancellation: Cancellation) throws -> [Word] {
         try transcribeDetailed(audio, language: language, task: .translate, cancellation: cancellation).words
     }
 
     /// `language` nil lets a multilingual model pick (an English-only one hears English).
     /// `task` `.translate` writes what a multilingual model hears in `language` as English.
-    public func transcribeDetailed(_ audio: MonoAudio, language: Language?, task: WhisperTask = .transcribe,
+    /// `oneWindow`: one 30 s encoder pass from the start of `audio`; where Whisper would go on
+    /// from its last finished sentence, it stops there (`heardUntil`).
+    public func transcribeDetailed(_ audio: MonoAudio, language: Language?, task: WhisperTask = .transcribe, oneWindow: Bool = false,
                                    cancellation: Cancellation) throws -> WhisperTranscription {
         if task == .translate, !isMultilingual {
             throw SpeechError.engineFailed(engine: Self.engineName, reason: "\(identity.model) is an English-only model and cannot translate")
@@ -60,12 +67,24 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
         }
         let began = Date()
         guard !audio.samples.isEmpty else {
-            return WhisperTranscription(words: [], segments: [], language: requested ?? .english, seconds: 0, redecodedSegments: 0)
+            return WhisperTranscription(words: [], segments: [], language: requested ?? .english, seconds: 0, redecodedSegments: 0,
+                                        heardUntil: audio.endTime)
         }
         lock.lock()
         defer { lock.unlock() }
 
-        var segments = try decode(audio.samples, language: requested?.code ?? "auto", task: task, redecoding: false, cancellation: cancellation, began: began)
+        let decoded = try decode(audio.samples, language: requested?.code ?? "auto", task: task, redecoding: false,
+                                 encoderPasses: oneWindow ? 1 : nil, cancellation: cancellation, began: began)
+        var segments = decoded.segments
+        var heardUntil = audio.endTime
+        if decoded.stoppedEarly {
+            // Text after Whisper's last timestamp comes as a zero-length last segment: a sentence
+            // the window cut, which the next window hears whole from where this one stops (the
+            // end of its last finished segment, Whisper's own seek; the window's end if none).
+            if segments.count > 1, let last = segments.last, last.end <= last.start { segments.removeLast() }
+            let finished = segments.last.map { Double($0.end) / 100 } ?? 0
+            heardUntil = min(audio.endTime, audio.startTime + (finished > 0 ? finished : Double(WhisperEngine.windowFrames) / 100))
+        }
         let decodedIn = requested ?? WhisperLanguages.language(of: context.decodedLanguageID) ?? .english
         var redecoded = 0
         let bursts = LoudnessEnvelope(audio.samples[...]).bursts()
@@ -100,7 +119,7 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
                     text: WordAssembler.group(segment.tokens, endOfText: endOfText).map(WordAssembler.text).joined(separator: " "),
                     noSpeechProbability: Double(segment.noSpeechProbability))
             },
-            language: decodedIn, seconds: Date().timeIntervalSince(began), redecodedSegments: redecoded)
+            language: decodedIn, seconds: Date().timeIntervalSince(began), redecodedSegments: redecoded, heardUntil: heardUntil)
     }
 
     /// The most likely spoken language of the first 30 s of `audio`; nil for an English-only
@@ -127,7 +146,7 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
         let hi = max(lo, min(samples.count, Int(span.last!.end) * rate))
         let shift = Int64(lo / rate)
         let again = try decode(Array(samples[lo..<hi]), language: language, task: task, redecoding: true,
-                               cancellation: cancellation, began: began)
+                               encoderPasses: nil, cancellation: cancellation, began: began).segments
         return again.map { piece in
             var piece = piece
             piece.start += shift
@@ -143,9 +162,12 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
         }
     }
 
+    /// Centiseconds one encoder pass hears.
+    static let windowFrames = 3000
+
     func decode(
-        _ samples: [Float], language: String, task: WhisperTask, redecoding: Bool, cancellation: Cancellation, began: Date
-    ) throws -> [DecodedSegment] {
+        _ samples: [Float], language: String, task: WhisperTask, redecoding: Bool, encoderPasses: Int?, cancellation: Cancellation, began: Date
+    ) throws -> (segments: [DecodedSegment], stoppedEarly: Bool) {
         var params = context.defaultParams(options.beamSize > 1 ? WHISPER_SAMPLING_BEAM_SEARCH : WHISPER_SAMPLING_GREEDY)
         params.n_threads = Int32(options.threads)
         if options.beamSize > 1 { params.beam_search.beam_size = Int32(options.beamSize) }
@@ -174,12 +196,12 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
             (options.initialPrompt ?? "").withCString { prompt in
                 params.language = code
                 params.initial_prompt = options.initialPrompt == nil ? nil : prompt
-                return context.run(params, samples: samples, shouldAbort: cancellation)
+                return context.run(params, samples: samples, shouldAbort: cancellation, encoderPasses: encoderPasses)
             }
         }
         // A decode that completed is kept even when the deadline passed just after it.
-        if status == 0 { return context.segments() }
+        if status.status == 0 { return (context.segments(), status.stoppedEarly) }
         try CancellationCheck(cancellation, started: began).check()
-        throw SpeechError.engineFailed(engine: Self.engineName, reason: "whisper_full failed with code \(status)")
+        throw SpeechError.engineFailed(engine: Self.engineName, reason: "whisper_full failed with code \(status.status)")
     }
 }

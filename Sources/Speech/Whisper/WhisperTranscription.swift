@@ -17,6 +17,9 @@ public struct WhisperTranscription: Sendable, Equatable {
     public var seconds: Double
     /// Segments that looped and were decoded again.
     public var redecodedSegments: Int
+    /// Where Whisper stopped listening: the audio's end, or, in one-window mode, the end of the
+    /// last segment it finished before the speech ran on.
+    public var heardUntil: Double
 }
 
 /// A language guess from Whisper's language-token probabilities.

@@ -173,15 +173,37 @@ import Testing
         #expect(unrefereed.seamErrors.count == 1 && unrefereed.seamErrors[0].contains("scripted failure"), "\(unrefereed.seamErrors)")
     }
 
-    @Test func speechAfterTheLastWordIsRecognisedAgain() throws {
+    /// Whisper can stop decoding at a long pause and drop everything after it: the next window
+    /// starts at the speech after the last word, so every stretch is heard, once.
+    @Test func speechAfterTheLastWordOpensTheNextWindow() throws {
         let paused = burstAudio(seconds: 30, bursts: [(2, 6), (11, 15), (16, 18)])
         let engine = ToneEngine(engine: "whisper", tier: .modern, languages: [.english])
         engine.behaviour = { $0 == 0 ? .stopsAtFirstPause : .recognise }
         let t = try transcriber(engine, nil).transcribe(paused, plan: english)
-        #expect(t.chunks.count == 1)
         #expect(t.words.count == 8 + 8 + 4, "every stretch has its words")
-        #expect(engine.calls.count == 2, "one call for the chunk, one for everything after its last word")
+        #expect(t.chunks.count == 2 && engine.calls.count == 2)
+        // It opens at the pause nearest where the first stopped (11 s, less the detector's padding).
+        #expect(abs(t.chunks[1].start - t.chunks[0].end) <= 0.75 && (10...11).contains(t.chunks[1].start), "\(t.chunks)")
         #expect(zip(t.words, t.words.dropFirst()).allSatisfy { $0.start < $1.start })
+    }
+
+    /// An engine that hears 20 s at a time and finishes only the stretches that end inside them
+    /// (as Whisper does with its 30 s window) is asked once per window, each window starting
+    /// where the one before stopped: no call is spent on a leftover, and no word is heard twice.
+    @Test func eachWindowStartsWhereTheEngineStoppedListening() throws {
+        let speech = burstAudio(seconds: 100, bursts: [(2, 12), (13, 23), (24, 34), (35, 45), (60, 70)])
+        let engine = ToneEngine(engine: "whisper", tier: .modern, languages: [.english])
+        engine.window = 20
+        let t = try transcriber(engine, nil).transcribe(speech, plan: english)
+        #expect(t.words.count == 5 * 20, "\(t.words.count) words")
+        #expect(zip(t.words, t.words.dropFirst()).allSatisfy { $1.start >= $0.start + 0.4 }, "a word heard twice or out of order")
+        #expect(engine.calls.count == t.chunks.count && zip(engine.calls, t.chunks).allSatisfy { abs($0 - $1.start) < 0.001 },
+                "one call per window: \(engine.calls)")
+        for (earlier, later) in zip(t.chunks, t.chunks.dropFirst()) {
+            // Inside the 2-45 s stretch each window begins where the one before stopped.
+            #expect(later.start >= earlier.end && (later.start > 50 || later.start - earlier.end < 1), "\(earlier) then \(later)")
+        }
+        #expect(t.chunks.count == 5, "\(t.chunks)")
     }
 
     @Test func progressReportsEveryChunk() throws {

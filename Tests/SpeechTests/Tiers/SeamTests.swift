@@ -34,4 +34,20 @@ import Testing
         #expect(Seam.anchored(words("you are now muted", from: 22), words("you are currently", from: 22.1), overlap: 22...24) == nil)
         #expect(Seam.anchored(words("you are now muted", from: 22), words("you are now here", from: 22.1), overlap: 22...24) != nil)
     }
+
+    /// A window whose audio ended at 79.5 s, mid-sentence, and the next window opening there: the
+    /// earlier one's guesses past its audio, all timed 79.49-79.49 by Whisper, go; its real last
+    /// word, and a short word that really ends there, stay (a real base-model run).
+    @Test func wordsGuessedPastAWindowsAudioGiveWayToTheNextWindow() {
+        let heard = words("the conference volume,", from: 78.0, step: 0.5)
+        let guessed = words("5 to extend the conference", from: 79.49, step: 0).map { word in
+            var word = word
+            word.end = word.start
+            return word
+        }
+        let kept = Seam.withoutGuessedEnd(heard + guessed, before: 79.5)
+        #expect(kept.map(\.text) == ["the", "conference", "volume,"])
+        // Words further from the next window's start are the next window's business, not guesses.
+        #expect(Seam.withoutGuessedEnd(guessed, before: 85).count == guessed.count)
+    }
 }

@@ -25,6 +25,9 @@ final class ToneEngine: SpeechEngine, @unchecked Sendable {
     private let lock = NSLock()
     /// Decides, per call number (0-based), whether this call should fail or hang.
     var behaviour: (Int) -> Behaviour = { _ in .recognise }
+    /// Like Whisper's encoder, a window of this many seconds: a longer clip is heard only up
+    /// to the end of the last stretch of sound that ends inside it (nil: any length at once).
+    var window: Double?
 
     /// `stopsAtFirstPause`: like Whisper on a window with a long pause, nothing after the first sound.
     /// `slow`: recognises after working this long (giving up if cancelled meanwhile).
@@ -68,10 +71,22 @@ final class ToneEngine: SpeechEngine, @unchecked Sendable {
         }
     }
 
-    private func recognised(_ audio: MonoAudio, firstRegionOnly: Bool) -> [Word] {
+    func transcribeWindow(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> HeardWindow {
+        let words = try transcribe(audio, language: language, cancellation: cancellation)
+        guard let window, audio.duration > window else { return HeardWindow(words: words, heardUntil: audio.endTime) }
+        let limit = audio.startTime + window
+        let heardUntil = regions(of: audio).map(\.end).filter { $0 <= limit }.max() ?? limit
+        return HeardWindow(words: words.filter { $0.end <= heardUntil }, heardUntil: heardUntil)
+    }
+
+    private func regions(of audio: MonoAudio) -> [SpeechRegion] {
         var vad = EnergyVAD.Configuration()
         vad.padding = 0
-        let regions = EnergyVAD(configuration: vad).speechRegions(in: audio)
+        return EnergyVAD(configuration: vad).speechRegions(in: audio)
+    }
+
+    private func recognised(_ audio: MonoAudio, firstRegionOnly: Bool) -> [Word] {
+        let regions = regions(of: audio)
         return regions.prefix(firstRegionOnly ? 1 : regions.count).flatMap { region in
             stride(from: region.start, to: region.end - 0.25, by: 0.5).map { t in
                 Word(text: "tone", start: t, end: min(region.end, t + 0.5), confidence: confidence(t), tier: identity.tier, engine: identity.engine)

@@ -58,11 +58,36 @@ import TestSupport
                                        options: WhisperOptions(preciseTiming: true))
         let clip = try #require(try WhisperFixtures.librivoxClips().last)
         let segments = try engine.decode(clip.audio.samples, language: "en", task: .transcribe, redecoding: false,
-                                         cancellation: Cancellation(), began: Date())
+                                         encoderPasses: nil, cancellation: Cancellation(), began: Date()).segments
         let text = segments.flatMap(\.tokens).filter { $0.id < 50256 }
         #expect(!text.isEmpty)
         // t_dtw stays -1 when DTW is silently off (flash attention on or no alignment heads).
         #expect(text.allSatisfy { $0.dtwTime >= 0 && $0.dtwTime <= Int64(clip.audio.duration * 100) + 1 })
+    }
+
+    /// 51 s of continuous read speech heard one window at a time: each window pays one encoder
+    /// pass, stops at the end of the last sentence it finished, and the next picks up there;
+    /// together they hear every clip.
+    @Test func oneWindowStopsAtItsLastFinishedSentenceAndTheNextGoesOn() throws {
+        let engine = try WhisperFixtures.tinyEnEngine.get()
+        let clips = try WhisperFixtures.librivoxClips()
+        let gap = [Float](repeating: 0, count: MonoAudio.sampleRate / 4)
+        let speech = MonoAudio(samples: Array(repeating: clips.flatMap { $0.audio.samples + gap }, count: 2).flatMap { $0 }, startTime: 3)
+        let reference = Array(repeating: clips.map(\.reference).joined(separator: " "), count: 2).joined(separator: " ")
+        var cursor = speech.startTime
+        var words: [Word] = []
+        var windows = 0
+        while cursor < speech.endTime - 0.5 {
+            let heard = try engine.transcribeWindow(speech.slice(from: cursor, to: speech.endTime), language: .english, cancellation: Cancellation())
+            windows += 1
+            #expect(heard.heardUntil > cursor + 10 && heard.heardUntil <= min(speech.endTime, cursor + 30), "window from \(cursor) heard until \(heard.heardUntil)")
+            #expect(heard.words.allSatisfy { $0.start >= cursor && $0.end <= heard.heardUntil + 0.05 })
+            words += heard.words
+            cursor = heard.heardUntil
+        }
+        #expect(windows == 2 || windows == 3)
+        let wer = WER.errors(reference: reference, hypothesis: words.map(\.text).joined(separator: " "))
+        #expect(Double(wer.edits) / Double(wer.words) <= 0.10, "\(wer.edits)/\(wer.words) errors in \(windows) windows")
     }
 
     @Test func initialPromptSteersSpelling() throws {
