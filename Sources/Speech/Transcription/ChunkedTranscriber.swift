@@ -14,6 +14,10 @@ public struct TranscriptionOptions: Sendable, Equatable, Codable, Hashable {
     public var glossary = Glossary(terms: [])
     /// Off: the whole audio goes to the engine as one chunk (for comparisons; no VAD skipping).
     public var chunking = true
+    /// Whisper hears one 30 s encoder pass per chunk and the next chunk opens near where it
+    /// stopped, instead of a pass of its own for a sentence left over at a window's edge: about a
+    /// third less time, at a measured cost in words (README, "--one-pass").
+    public var onePass = false
 
     public init() {}
 }
@@ -103,7 +107,11 @@ public final class ChunkedTranscriber: Sendable {
                 // The window opened at a pause near where the one before stopped, so a word or two
                 // may be heard by both: they meet at such a word; otherwise each keeps its own
                 // (the earlier one's times drift late near its end, so a cut by time loses words).
-                if let joined = Seam.anchored(kept[i - 1], kept[i], overlap: start...max(start, before.heardEnd)) { (kept[i - 1], kept[i]) = joined }
+                if let joined = Seam.anchored(kept[i - 1], kept[i], overlap: start...max(start, before.heardEnd)) {
+                    (kept[i - 1], kept[i]) = joined
+                } else {
+                    kept[i - 1] = Seam.fitted(kept[i - 1], endingBy: start)
+                }
             } else if start >= before.heardEnd {
                 kept[i - 1] = Seam.withoutGuessedEnd(kept[i - 1], before: start)
             } else {
@@ -178,7 +186,7 @@ public final class ChunkedTranscriber: Sendable {
             guard let engine = engines.engine(tier, for: plan.language) else { return .noEngine }
             do {
                 return .heard(try hear(clip, speech: chunk.speech, of: audio, with: engine, language: plan.language,
-                                       windowed: options.chunking, cancellation: cancellation))
+                                       windowed: options.chunking && options.onePass, cancellation: cancellation))
             } catch where cancellation.isCancelled {
                 // The user stopped the run: abandon the chunk rather than recording a failure.
                 throw Cancelled()
@@ -263,27 +271,38 @@ public final class ChunkedTranscriber: Sendable {
         var crossCheckError: String?
     }
 
-    /// `windowed`: the engine may stop before the window's end, and speech the detector found
-    /// after its last word (Whisper can stop decoding at a long pause and drop everything after
-    /// it) is left to the next window rather than heard twice. Otherwise the whole window is heard.
+    /// Whisper can stop decoding at a long pause and drop everything after it: speech the
+    /// detector found after the last word is heard again, from there to the window's end; or,
+    /// `windowed` (the engine may stop before the window's end and say where), left to the next
+    /// window. (A window with no words at all is silence or noise, not a decoder that stopped.)
     private func hear(
         _ clip: MonoAudio, speech: [SpeechRegion], of audio: any AudioSource, with engine: any SpeechEngine, language: Language,
         windowed: Bool, cancellation: Cancellation
     ) throws -> Heard {
-        var heard = try listen(clip, with: engine, language: language, windowed: windowed, cancellation: cancellation)
-        // (A window with no words at all is silence or noise, not a decoder that stopped.)
-        if windowed, let lastWordEnd = heard.words.map(\.end).max() {
+        func withRest(_ engine: any SpeechEngine, hearing clip: MonoAudio, windowed: Bool) throws -> HeardWindow {
+            var heard = try listen(clip, with: engine, language: language, windowed: windowed, cancellation: cancellation)
+            let lastWordEnd = heard.words.map(\.end).max() ?? .infinity
             let unheard = speech.filter { $0.start >= lastWordEnd && $0.start < heard.heardUntil }
-            if let first = unheard.first, unheard.reduce(0, { $0 + $1.duration }) >= 0.5 { heard.heardUntil = first.start }
+            if let first = unheard.first, unheard.reduce(0, { $0 + $1.duration }) >= 0.5 {
+                if windowed {
+                    heard.heardUntil = first.start
+                } else {
+                    heard.words += try listen(try audio.slice(from: first.start, to: clip.endTime), with: engine, language: language,
+                                              cancellation: cancellation).words
+                }
+            }
+            heard.words.sort { ($0.start, $0.end) < ($1.start, $1.end) }
+            return heard
         }
-        let words = heard.words.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
+        let heard = try withRest(engine, hearing: clip, windowed: windowed)
+        let words = heard.words
         guard !words.isEmpty, let checker = engines.crossChecker(for: language, of: engine.identity) else {
             return Heard(engine: engine.identity, words: finish(words, producedBy: engine.identity), heardUntil: heard.heardUntil)
         }
         do {
             // The second model hears what the first did, whole.
             let span = heard.heardUntil < clip.endTime ? try audio.slice(from: clip.startTime, to: heard.heardUntil) : clip
-            let other = try listen(span, with: checker, language: language, cancellation: cancellation).words
+            let other = try withRest(checker, hearing: span, windowed: false).words
             let marked = CrossCheck.marked(words, against: other, language: language)
             return Heard(engine: engine.identity, words: finish(marked, producedBy: engine.identity, checkedBy: checker.identity), heardUntil: heard.heardUntil)
         } catch where cancellation.isCancelled {

@@ -63,6 +63,26 @@ enum Seam {
         return later
     }
 
+    /// `earlier` with the words it timed past `limit` (where the next window opens) squeezed,
+    /// in order, to end there: a window's times drift late near where it stopped, and the next
+    /// window's words begin at `limit` ("the other way." timed 141.27-141.95 s against the next
+    /// window's "In" at 141.25 s came out as "In way.").
+    static func fitted(_ earlier: [Word], endingBy limit: Double) -> [Word] {
+        guard let first = earlier.firstIndex(where: { $0.end > limit }) else { return earlier }
+        let tail = earlier[first...]
+        let tailStart = tail.map(\.start).min()!, tailEnd = tail.map(\.end).max()!
+        let floor = first > earlier.startIndex ? earlier[first - 1].end : -Double.infinity
+        // At least 0.2 s a word where the words themselves start after the limit.
+        let from = min(limit, max(floor, min(tailStart, limit - 0.2 * Double(tail.count))))
+        let scale = tailEnd > tailStart ? (limit - from) / (tailEnd - tailStart) : 0
+        return Array(earlier[..<first]) + tail.map { word in
+            var word = word
+            word.start = from + (word.start - tailStart) * scale
+            word.end = from + (word.end - tailStart) * scale
+            return word
+        }
+    }
+
     /// `earlier` without the words it timed, with no duration, at or after `next` (where the next
     /// window opens): Whisper clamps the words it guessed past the end of the audio it was given
     /// onto that end, and the next window hears that audio itself.

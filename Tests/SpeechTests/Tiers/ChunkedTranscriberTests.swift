@@ -173,13 +173,30 @@ import Testing
         #expect(unrefereed.seamErrors.count == 1 && unrefereed.seamErrors[0].contains("scripted failure"), "\(unrefereed.seamErrors)")
     }
 
-    /// Whisper can stop decoding at a long pause and drop everything after it: the next window
-    /// starts at the speech after the last word, so every stretch is heard, once.
-    @Test func speechAfterTheLastWordOpensTheNextWindow() throws {
+    @Test func speechAfterTheLastWordIsRecognisedAgain() throws {
         let paused = burstAudio(seconds: 30, bursts: [(2, 6), (11, 15), (16, 18)])
         let engine = ToneEngine(engine: "whisper", tier: .modern, languages: [.english])
         engine.behaviour = { $0 == 0 ? .stopsAtFirstPause : .recognise }
         let t = try transcriber(engine, nil).transcribe(paused, plan: english)
+        #expect(t.chunks.count == 1)
+        #expect(t.words.count == 8 + 8 + 4, "every stretch has its words")
+        #expect(engine.calls.count == 2, "one call for the chunk, one for everything after its last word")
+        #expect(zip(t.words, t.words.dropFirst()).allSatisfy { $0.start < $1.start })
+    }
+
+    var onePass: TranscriptionOptions {
+        var options = TranscriptionOptions()
+        options.onePass = true
+        return options
+    }
+
+    /// With `--one-pass`, the speech after the last word opens the next window instead: every
+    /// stretch is heard, once.
+    @Test func onePassSpeechAfterTheLastWordOpensTheNextWindow() throws {
+        let paused = burstAudio(seconds: 30, bursts: [(2, 6), (11, 15), (16, 18)])
+        let engine = ToneEngine(engine: "whisper", tier: .modern, languages: [.english])
+        engine.behaviour = { $0 == 0 ? .stopsAtFirstPause : .recognise }
+        let t = try transcriber(engine, nil, options: onePass).transcribe(paused, plan: english)
         #expect(t.words.count == 8 + 8 + 4, "every stretch has its words")
         #expect(t.chunks.count == 2 && engine.calls.count == 2)
         // It opens at the pause nearest where the first stopped (11 s, less the detector's padding).
@@ -190,11 +207,11 @@ import Testing
     /// An engine that hears 20 s at a time and finishes only the stretches that end inside them
     /// (as Whisper does with its 30 s window) is asked once per window, each window starting
     /// where the one before stopped: no call is spent on a leftover, and no word is heard twice.
-    @Test func eachWindowStartsWhereTheEngineStoppedListening() throws {
+    @Test func onePassEachWindowStartsWhereTheEngineStoppedListening() throws {
         let speech = burstAudio(seconds: 100, bursts: [(2, 12), (13, 23), (24, 34), (35, 45), (60, 70)])
         let engine = ToneEngine(engine: "whisper", tier: .modern, languages: [.english])
         engine.window = 20
-        let t = try transcriber(engine, nil).transcribe(speech, plan: english)
+        let t = try transcriber(engine, nil, options: onePass).transcribe(speech, plan: english)
         #expect(t.words.count == 5 * 20, "\(t.words.count) words")
         #expect(zip(t.words, t.words.dropFirst()).allSatisfy { $1.start >= $0.start + 0.4 }, "a word heard twice or out of order")
         #expect(engine.calls.count == t.chunks.count && zip(engine.calls, t.chunks).allSatisfy { abs($0 - $1.start) < 0.001 },

@@ -50,4 +50,18 @@ import Testing
         // Words further from the next window's start are the next window's business, not guesses.
         #expect(Seam.withoutGuessedEnd(guessed, before: 85).count == guessed.count)
     }
+
+    /// The window before stopped at 141.95 s; the next opened at a pause at 141.25 s and heard none
+    /// of its words again. Its last words, timed late, are squeezed in order before 141.25 s.
+    @Test func aStoppedWindowsLateWordsEndWhereTheNextOpens() {
+        let earlier = words("going direct the other way.", from: 139.84, step: 0.45)
+        let fitted = Seam.fitted(earlier, endingBy: 141.25)
+        #expect(fitted.map(\.text) == earlier.map(\.text))
+        #expect(fitted.allSatisfy { $0.end <= 141.25 + 1e-9 && $0.start <= $0.end })
+        #expect(zip(fitted, fitted.dropFirst()).allSatisfy { $0.end <= $1.start + 1e-9 }, "\(fitted)")
+        #expect(Array(fitted.prefix(3)) == Array(earlier.prefix(3)), "words before the limit keep their times")
+        // Words all past the limit still come before it, in order.
+        let late = Seam.fitted(words("way in", from: 142, step: 0.4), endingBy: 141.25)
+        #expect(late.map(\.text) == ["way", "in"] && late.last!.end <= 141.25 + 1e-9 && late[0].start < late[1].start)
+    }
 }
