@@ -67,11 +67,17 @@ public final class ChunkedTranscriber: Sendable {
         let previous = journal?.finished ?? [:]
         let speechTotal = regions.reduce(0) { $0 + $1.duration }
         var entries: [JournalEntry] = []
-        var cursor = audio.startTime
-        // Each chunk is planned from where the one before stopped listening, so a sentence an
-        // engine left over opens the next window instead of costing a window of its own.
-        while let next = try chunk(from: cursor, index: entries.count, regions: regions, in: audio) {
-            let chunk = next.chunk
+        var upcoming = options.chunking ? planner.plan(regions: regions)
+            : [PlannedChunk(index: 0, start: audio.startTime, end: audio.endTime, keepFrom: nil, keepUntil: nil)]
+        // The next chunk as placed with the one before it (its start moved to a pause).
+        var placedNext: PlannedChunk?
+        while !upcoming.isEmpty {
+            // Edges are placed a pair at a time, as the chunks come: a plan may change on the way.
+            let pair = options.chunking ? try planner.placedAtPauses(Array(upcoming.prefix(2)), in: audio) : upcoming
+            var chunk = placedNext ?? pair[0]
+            (chunk.end, chunk.keepUntil, chunk.index) = (pair[0].end, pair[0].keepUntil, entries.count)
+            placedNext = pair.dropFirst().first
+            upcoming.removeFirst()
             let entry: JournalEntry
             let resumed: Bool
             // A chunk that failed is tried again (the engine may have been repaired since).
@@ -85,17 +91,15 @@ public final class ChunkedTranscriber: Sendable {
                 resumed = false
             }
             entries.append(entry)
-            // An engine that stopped early goes on from there; one that heard the whole window
-            // goes on where the plan overlaps it (a cut through speech) or after it.
+            // An engine that stopped short of the chunk's end (`--one-pass`) goes on from a pause
+            // near there, and the rest of the speech is planned again from it.
             if let stopped = entry.heardUntil {
-                cursor = try restart(after: stopped, chunk: chunk, in: audio)
-            } else {
-                cursor = min(chunk.end, next.following ?? chunk.end)
+                upcoming = planner.plan(regions: Self.regions(regions, after: try restart(after: stopped, chunk: chunk, in: audio)))
+                placedNext = nil
             }
-            let left = options.chunking ? planner.plan(regions: Self.regions(regions, after: cursor)).count : 0
-            let heard = speechTotal - Self.regions(regions, after: cursor).reduce(0) { $0 + $1.duration }
+            let heard = speechTotal - Self.regions(regions, after: upcoming.first?.start ?? audio.endTime).reduce(0) { $0 + $1.duration }
             progress(ChunkProgress(
-                chunk: chunk.index, chunkCount: entries.count + left, fraction: speechTotal > 0 && left > 0 ? min(1, heard / speechTotal) : 1,
+                chunk: chunk.index, chunkCount: entries.count + upcoming.count, fraction: speechTotal > 0 && !upcoming.isEmpty ? min(1, heard / speechTotal) : 1,
                 record: entry.record, verdicts: entry.verdicts, wordsSoFar: entries.reduce(0) { $0 + $1.words.count }, resumed: resumed))
         }
         let chunks = entries.map(\.chunk)
@@ -166,18 +170,6 @@ public final class ChunkedTranscriber: Sendable {
     /// The speech after `cursor` (a region the cursor falls in starts there).
     static func regions(_ regions: [SpeechRegion], after cursor: Double) -> [SpeechRegion] {
         regions.compactMap { $0.end > cursor ? SpeechRegion(start: max($0.start, cursor), end: $0.end) : nil }
-    }
-
-    /// The chunk that starts at `cursor` (or the speech after it), with where the plan starts
-    /// the one after it; nil when no speech is left. Without chunking: the whole audio, once.
-    private func chunk(from cursor: Double, index: Int, regions: [SpeechRegion], in audio: any AudioSource) throws -> (chunk: PlannedChunk, following: Double?)? {
-        guard options.chunking else {
-            return index == 0 ? (PlannedChunk(index: 0, start: audio.startTime, end: audio.endTime, keepFrom: nil, keepUntil: nil), nil) : nil
-        }
-        let planned = try planner.placedAtPauses(Array(planner.plan(regions: Self.regions(regions, after: cursor)).prefix(2)), in: audio)
-        guard var first = planned.first else { return nil }
-        first.index = index
-        return (first, planned.dropFirst().first?.start)
     }
 
     private func recognise(_ chunk: PlannedChunk, of audio: any AudioSource, plan: TierPlan, cancellation: Cancellation) throws -> JournalEntry {
