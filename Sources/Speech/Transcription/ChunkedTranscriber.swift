@@ -187,9 +187,10 @@ public final class ChunkedTranscriber: Sendable {
             }
         }
         func entry(_ heard: Heard) -> JournalEntry {
-            let record = ChunkRecord(start: chunk.start, end: heard.heardUntil, outcome: heard.words.isEmpty ? .silence : .recognised,
+            let stopped = heard.heardUntil < chunk.end - Self.endTolerance ? heard.heardUntil : nil
+            let record = ChunkRecord(start: chunk.start, end: stopped ?? chunk.end, outcome: heard.words.isEmpty ? .silence : .recognised,
                                      tier: heard.engine.tier, engine: heard.engine.engine, crossCheckError: heard.crossCheckError)
-            return JournalEntry(chunk: chunk, record: record, words: heard.words, heardUntil: heard.heardUntil < chunk.end - Self.endTolerance ? heard.heardUntil : nil)
+            return JournalEntry(chunk: chunk, record: record, words: heard.words, heardUntil: stopped)
         }
         func failed(_ attempts: [Attempt]) -> JournalEntry {
             let reasons = attempts.compactMap { $0.error.map { "\($0)" } }
