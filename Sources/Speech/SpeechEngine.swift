@@ -13,15 +13,15 @@ public protocol SpeechEngine: AnyObject, Sendable {
     /// Word times are on the file's timeline too. Stops with `Cancelled` or
     /// `.timedOut` when `cancellation` fires.
     func transcribe(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> [Word]
-    /// What the engine heard of a window, starting at its beginning. An engine that hears a
-    /// fixed span at a time (Whisper: one 30 s encoder pass) finishes only the sentences that
-    /// end inside it and says where it stopped, so the next window begins there instead of a
-    /// whole pass being paid for the sentence left over. Others hear the whole window.
-    func transcribeWindow(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> HeardWindow
+    /// What the engine heard of a window whose audio from `nextWindowFrom` on a next window
+    /// hears too. An engine that hears a fixed span at a time (Whisper: one 30 s encoder pass)
+    /// finishes only the sentences that end inside it; rather than pay a whole pass for a
+    /// sentence left over past `nextWindowFrom`, it stops and says where. Others hear it all.
+    func transcribeWindow(_ audio: MonoAudio, language: Language, nextWindowFrom: Double, cancellation: Cancellation) throws -> HeardWindow
 }
 
 extension SpeechEngine {
-    public func transcribeWindow(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> HeardWindow {
+    public func transcribeWindow(_ audio: MonoAudio, language: Language, nextWindowFrom: Double, cancellation: Cancellation) throws -> HeardWindow {
         HeardWindow(words: try transcribe(audio, language: language, cancellation: cancellation), heardUntil: audio.endTime)
     }
 }

@@ -86,14 +86,14 @@ public final class ChunkedTranscriber: Sendable {
                 resumed = true
             } else {
                 if cancellation.isCancelled { throw Cancelled() }
-                entry = try recognise(chunk, of: audio, plan: plan, cancellation: cancellation)
+                entry = try recognise(chunk, before: placedNext?.start, of: audio, plan: plan, cancellation: cancellation)
                 try journal?.append(entry)
                 resumed = false
             }
             entries.append(entry)
-            // An engine that stopped short of the chunk's end (`--one-pass`) goes on from a pause
-            // near there, and the rest of the speech is planned again from it.
-            if let stopped = entry.heardUntil {
+            // With `--one-pass`, an engine that stopped short of the chunk's end goes on from a
+            // pause near there, and the rest of the speech is planned again from it.
+            if options.onePass, let stopped = entry.heardUntil {
                 upcoming = planner.plan(regions: Self.regions(regions, after: try restart(after: stopped, chunk: chunk, in: audio)))
                 placedNext = nil
             }
@@ -107,7 +107,7 @@ public final class ChunkedTranscriber: Sendable {
         var seamErrors: [String] = []
         for i in kept.indices.dropFirst() {
             let before = entries[i - 1], start = chunks[i].start
-            if before.heardUntil != nil {
+            if options.onePass, before.heardUntil != nil {
                 // The window opened at a pause near where the one before stopped, so a word or two
                 // may be heard by both: they meet at such a word; otherwise each keeps its own
                 // (the earlier one's times drift late near its end, so a cut by time loses words).
@@ -119,8 +119,10 @@ public final class ChunkedTranscriber: Sendable {
             } else if start >= before.heardEnd {
                 kept[i - 1] = Seam.withoutGuessedEnd(kept[i - 1], before: start)
             } else {
+                // (An engine that stopped inside the overlap, the rest being this window's, has no
+                // words past its stop: the windows meet no later than the middle of what both heard.)
                 let overlap = start...before.heardEnd
-                let middle = chunks[i - 1].keepUntil ?? (overlap.lowerBound + overlap.upperBound) / 2
+                let middle = min(chunks[i - 1].keepUntil ?? .infinity, (overlap.lowerBound + overlap.upperBound) / 2)
                 var joined = Seam.anchored(kept[i - 1], kept[i], overlap: overlap)
                 if joined == nil {
                     do {
@@ -172,13 +174,17 @@ public final class ChunkedTranscriber: Sendable {
         regions.compactMap { $0.end > cursor ? SpeechRegion(start: max($0.start, cursor), end: $0.end) : nil }
     }
 
-    private func recognise(_ chunk: PlannedChunk, of audio: any AudioSource, plan: TierPlan, cancellation: Cancellation) throws -> JournalEntry {
+    /// `following`: where the next chunk starts, when known. Whisper stops rather than pay an
+    /// encoder pass for a sentence left over inside the next chunk's overlap (or, `--one-pass`,
+    /// anywhere: the next chunk opens where it stopped).
+    private func recognise(_ chunk: PlannedChunk, before following: Double?, of audio: any AudioSource, plan: TierPlan, cancellation: Cancellation) throws -> JournalEntry {
         let clip = try audio.slice(from: chunk.start, to: chunk.end)
         func attempt(_ tier: Tier) throws -> Attempt {
             guard let engine = engines.engine(tier, for: plan.language) else { return .noEngine }
             do {
+                let nextWindowFrom = options.onePass && options.chunking ? chunk.start : following.flatMap { $0 < chunk.end ? $0 : nil }
                 return .heard(try hear(clip, speech: chunk.speech, of: audio, with: engine, language: plan.language,
-                                       windowed: options.chunking && options.onePass, cancellation: cancellation))
+                                       nextWindowFrom: nextWindowFrom, cancellation: cancellation))
             } catch where cancellation.isCancelled {
                 // The user stopped the run: abandon the chunk rather than recording a failure.
                 throw Cancelled()
@@ -235,10 +241,10 @@ public final class ChunkedTranscriber: Sendable {
         }
     }
 
-    /// One engine call under its deadline, timed for the deadlines that follow. `windowed`: an
-    /// engine that hears a fixed span hears one from the start of `audio` and says where it stopped.
+    /// One engine call under its deadline, timed for the deadlines that follow. With
+    /// `nextWindowFrom`, an engine that hears a fixed span may stop where a next window hears on.
     private func listen(
-        _ audio: MonoAudio, with engine: any SpeechEngine, language: Language, windowed: Bool = false, cancellation: Cancellation
+        _ audio: MonoAudio, with engine: any SpeechEngine, language: Language, nextWindowFrom: Double? = nil, cancellation: Cancellation
     ) throws -> HeardWindow {
         let expected = speed.expectedWork(engine.identity, audioSeconds: audio.duration)
         let floor = expected == nil ? max(options.minimumDeadline, options.firstCallDeadline) : options.minimumDeadline
@@ -246,8 +252,8 @@ public final class ChunkedTranscriber: Sendable {
         let allowed = max(floor, options.deadlineFactor * audio.duration, 3 * (expected ?? 0))
         let began = Date()
         let limited = cancellation.child(deadline: began.addingTimeInterval(allowed))
-        let heard = if windowed {
-            try engine.transcribeWindow(audio, language: language, cancellation: limited)
+        let heard = if let nextWindowFrom {
+            try engine.transcribeWindow(audio, language: language, nextWindowFrom: nextWindowFrom, cancellation: limited)
         } else {
             HeardWindow(words: try engine.transcribe(audio, language: language, cancellation: limited), heardUntil: audio.endTime)
         }
@@ -265,19 +271,19 @@ public final class ChunkedTranscriber: Sendable {
     }
 
     /// Whisper can stop decoding at a long pause and drop everything after it: speech the
-    /// detector found after the last word is heard again, from there to the window's end; or,
-    /// `windowed` (the engine may stop before the window's end and say where), left to the next
-    /// window. (A window with no words at all is silence or noise, not a decoder that stopped.)
+    /// detector found after the last word is heard again, from there to the window's end, or
+    /// left to the next window where that hears it (from `nextWindowFrom`). (A window with no
+    /// words at all is silence or noise, not a decoder that stopped.)
     private func hear(
         _ clip: MonoAudio, speech: [SpeechRegion], of audio: any AudioSource, with engine: any SpeechEngine, language: Language,
-        windowed: Bool, cancellation: Cancellation
+        nextWindowFrom: Double?, cancellation: Cancellation
     ) throws -> Heard {
-        func withRest(_ engine: any SpeechEngine, hearing clip: MonoAudio, windowed: Bool) throws -> HeardWindow {
-            var heard = try listen(clip, with: engine, language: language, windowed: windowed, cancellation: cancellation)
+        func withRest(_ engine: any SpeechEngine, hearing clip: MonoAudio, nextWindowFrom: Double?) throws -> HeardWindow {
+            var heard = try listen(clip, with: engine, language: language, nextWindowFrom: nextWindowFrom, cancellation: cancellation)
             let lastWordEnd = heard.words.map(\.end).max() ?? .infinity
             let unheard = speech.filter { $0.start >= lastWordEnd && $0.start < heard.heardUntil }
             if let first = unheard.first, unheard.reduce(0, { $0 + $1.duration }) >= 0.5 {
-                if windowed {
+                if let nextWindowFrom, first.start >= nextWindowFrom {
                     heard.heardUntil = first.start
                 } else {
                     heard.words += try listen(try audio.slice(from: first.start, to: clip.endTime), with: engine, language: language,
@@ -287,7 +293,7 @@ public final class ChunkedTranscriber: Sendable {
             heard.words.sort { ($0.start, $0.end) < ($1.start, $1.end) }
             return heard
         }
-        let heard = try withRest(engine, hearing: clip, windowed: windowed)
+        let heard = try withRest(engine, hearing: clip, nextWindowFrom: nextWindowFrom)
         let words = heard.words
         guard !words.isEmpty, let checker = engines.crossChecker(for: language, of: engine.identity) else {
             return Heard(engine: engine.identity, words: finish(words, producedBy: engine.identity), heardUntil: heard.heardUntil)
@@ -295,7 +301,7 @@ public final class ChunkedTranscriber: Sendable {
         do {
             // The second model hears what the first did, whole.
             let span = heard.heardUntil < clip.endTime ? try audio.slice(from: clip.startTime, to: heard.heardUntil) : clip
-            let other = try withRest(checker, hearing: span, windowed: false).words
+            let other = try withRest(checker, hearing: span, nextWindowFrom: nil).words
             let marked = CrossCheck.marked(words, against: other, language: language)
             return Heard(engine: engine.identity, words: finish(marked, producedBy: engine.identity, checkedBy: checker.identity), heardUntil: heard.heardUntil)
         } catch where cancellation.isCancelled {
@@ -317,13 +323,13 @@ public final class ChunkedTranscriber: Sendable {
     ) throws -> (earlier: [Word], later: [Word])? {
         guard before.record.outcome == .recognised, after.record.outcome == .recognised, before.record.tier == after.record.tier,
               let tier = before.record.tier, let engine = engines.engine(tier, for: language) else { return nil }
-        let centre = (after.chunk.start + before.chunk.end) / 2
+        let centre = (after.chunk.start + before.heardEnd) / 2
         let from = max(before.chunk.start, centre - planner.targetLength / 2)
         let to = min(after.chunk.end, from + planner.targetLength)
         let heard = try hear(try audio.slice(from: from, to: to), speech: [], of: audio, with: engine, language: language,
-                             windowed: false, cancellation: cancellation)
+                             nextWindowFrom: nil, cancellation: cancellation)
         if let error = heard.crossCheckError { throw SpeechError.engineFailed(engine: "the cross-check of the refereeing window", reason: error) }
-        guard let (kept, middle) = Seam.anchored(earlier, heard.words, overlap: from...before.chunk.end),
+        guard let (kept, middle) = Seam.anchored(earlier, heard.words, overlap: from...before.heardEnd),
               let (filled, rest) = Seam.anchored(middle, later, overlap: after.chunk.start...to) else { return nil }
         return (kept + filled, rest)
     }

@@ -36,8 +36,8 @@ public final class LazyEngine: SpeechEngine, LanguageDetector, Sendable {
         try engine().transcribe(audio, language: language, cancellation: cancellation)
     }
 
-    public func transcribeWindow(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> HeardWindow {
-        try engine().transcribeWindow(audio, language: language, cancellation: cancellation)
+    public func transcribeWindow(_ audio: MonoAudio, language: Language, nextWindowFrom: Double, cancellation: Cancellation) throws -> HeardWindow {
+        try engine().transcribeWindow(audio, language: language, nextWindowFrom: nextWindowFrom, cancellation: cancellation)
     }
 
     public func detectLanguage(_ audio: MonoAudio) throws -> LanguageGuess? {

@@ -42,18 +42,20 @@ final class WhisperContext {
     var endOfText: Int32 { whisper.whisper_token_eot(context) }
 
     /// Runs the model over `samples`; `shouldAbort` is polled by ggml between graph steps. With
-    /// `encoderPasses`, the run stops before any pass beyond that many 30 s windows, keeping what
-    /// it decoded. Returns libwhisper's status code (0 = success) and whether a pass was refused.
-    func run(_ params: whisper_full_params, samples: [Float], shouldAbort: Cancellation, encoderPasses: Int? = nil) -> (status: Int32, stoppedEarly: Bool) {
+    /// `passesBefore` (centiseconds into `samples`), a 30 s encoder pass after the first starts
+    /// only while Whisper's last finished segment ends before it (what lies after is heard by
+    /// the next window; 0: one pass), keeping what was decoded. Returns libwhisper's status code
+    /// (0 = success) and whether a pass was refused.
+    func run(_ params: whisper_full_params, samples: [Float], shouldAbort: Cancellation, passesBefore: Int64? = nil) -> (status: Int32, stoppedEarly: Bool) {
         var params = params
         params.abort_callback = { userData in
             guard let userData else { return false }
             return Unmanaged<Cancellation>.fromOpaque(userData).takeUnretainedValue().isCancelled
         }
-        let budget = PassBudget(left: encoderPasses ?? .max)
-        params.encoder_begin_callback = { _, _, userData in
-            guard let userData else { return true }
-            return Unmanaged<PassBudget>.fromOpaque(userData).takeUnretainedValue().take()
+        let budget = PassBudget(before: passesBefore, library: whisper)
+        params.encoder_begin_callback = { context, _, userData in
+            guard let userData, let context else { return true }
+            return Unmanaged<PassBudget>.fromOpaque(userData).takeUnretainedValue().allows(context)
         }
         let status = withExtendedLifetime((shouldAbort, budget)) {
             params.abort_callback_user_data = Unmanaged.passUnretained(shouldAbort).toOpaque()
@@ -63,20 +65,26 @@ final class WhisperContext {
         return (status, budget.refused)
     }
 
-    /// Encoder passes a run may still start; used from the run's own thread only.
+    /// Which encoder passes a run may start; used from the run's own thread only.
     private final class PassBudget {
-        var left: Int
+        let before: Int64?
+        let library: cwhisper_functions
+        var started = 0
         var refused = false
 
-        init(left: Int) { self.left = left }
+        init(before: Int64?, library: cwhisper_functions) {
+            self.before = before
+            self.library = library
+        }
 
-        func take() -> Bool {
-            guard left > 0 else {
-                refused = true
-                return false
-            }
-            left -= 1
-            return true
+        /// A pass starts where the last finished segment ends (Whisper's seek).
+        func allows(_ context: OpaquePointer) -> Bool {
+            defer { started += 1 }
+            guard started > 0, let before else { return true }
+            let segments = library.whisper_full_n_segments(context)
+            guard segments > 0, library.whisper_full_get_segment_t1(context, segments - 1) >= before else { return true }
+            refused = true
+            return false
         }
     }
 

@@ -43,8 +43,8 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
         try transcribeDetailed(audio, language: language, cancellation: cancellation).words
     }
 
-    public func transcribeWindow(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> HeardWindow {
-        let heard = try transcribeDetailed(audio, language: language, oneWindow: true, cancellation: cancellation)
+    public func transcribeWindow(_ audio: MonoAudio, language: Language, nextWindowFrom: Double, cancellation: Cancellation) throws -> HeardWindow {
+        let heard = try transcribeDetailed(audio, language: language, nextWindowFrom: nextWindowFrom, cancellation: cancellation)
         return HeardWindow(words: heard.words, heardUntil: heard.heardUntil)
     }
 
@@ -54,9 +54,9 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
 
     /// `language` nil lets a multilingual model pick (an English-only one hears English).
     /// `task` `.translate` writes what a multilingual model hears in `language` as English.
-    /// `oneWindow`: one 30 s encoder pass from the start of `audio`; where Whisper would go on
-    /// from its last finished sentence, it stops there (`heardUntil`).
-    public func transcribeDetailed(_ audio: MonoAudio, language: Language?, task: WhisperTask = .transcribe, oneWindow: Bool = false,
+    /// `nextWindowFrom`: the audio from there on is heard by a next window, so where Whisper
+    /// would start another 30 s encoder pass there or later, it stops (`heardUntil`).
+    public func transcribeDetailed(_ audio: MonoAudio, language: Language?, task: WhisperTask = .transcribe, nextWindowFrom: Double? = nil,
                                    cancellation: Cancellation) throws -> WhisperTranscription {
         if task == .translate, !isMultilingual {
             throw SpeechError.engineFailed(engine: Self.engineName, reason: "\(identity.model) is an English-only model and cannot translate")
@@ -74,7 +74,8 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
         defer { lock.unlock() }
 
         let decoded = try decode(audio.samples, language: requested?.code ?? "auto", task: task, redecoding: false,
-                                 encoderPasses: oneWindow ? 1 : nil, cancellation: cancellation, began: began)
+                                 passesBefore: nextWindowFrom.map { Int64((max(0, $0 - audio.startTime) * 100).rounded()) },
+                                 cancellation: cancellation, began: began)
         var segments = decoded.segments
         var heardUntil = audio.endTime
         if decoded.stoppedEarly {
@@ -146,7 +147,7 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
         let hi = max(lo, min(samples.count, Int(span.last!.end) * rate))
         let shift = Int64(lo / rate)
         let again = try decode(Array(samples[lo..<hi]), language: language, task: task, redecoding: true,
-                               encoderPasses: nil, cancellation: cancellation, began: began).segments
+                               passesBefore: nil, cancellation: cancellation, began: began).segments
         return again.map { piece in
             var piece = piece
             piece.start += shift
@@ -166,7 +167,7 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
     static let windowFrames = 3000
 
     func decode(
-        _ samples: [Float], language: String, task: WhisperTask, redecoding: Bool, encoderPasses: Int?, cancellation: Cancellation, began: Date
+        _ samples: [Float], language: String, task: WhisperTask, redecoding: Bool, passesBefore: Int64?, cancellation: Cancellation, began: Date
     ) throws -> (segments: [DecodedSegment], stoppedEarly: Bool) {
         var params = context.defaultParams(options.beamSize > 1 ? WHISPER_SAMPLING_BEAM_SEARCH : WHISPER_SAMPLING_GREEDY)
         params.n_threads = Int32(options.threads)
@@ -196,7 +197,7 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
             (options.initialPrompt ?? "").withCString { prompt in
                 params.language = code
                 params.initial_prompt = options.initialPrompt == nil ? nil : prompt
-                return context.run(params, samples: samples, shouldAbort: cancellation, encoderPasses: encoderPasses)
+                return context.run(params, samples: samples, shouldAbort: cancellation, passesBefore: passesBefore)
             }
         }
         // A decode that completed is kept even when the deadline passed just after it.

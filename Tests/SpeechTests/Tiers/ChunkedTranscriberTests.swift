@@ -184,6 +184,27 @@ import Testing
         #expect(zip(t.words, t.words.dropFirst()).allSatisfy { $0.start < $1.start })
     }
 
+    /// One long stretch (sounds 1.6 s long, 0.4 s apart) planned as three 30 s windows that
+    /// overlap by about 10 s, heard by an engine that hears 20 s at a time: where what it left
+    /// over lies inside the next window, it stops there instead of paying another pass; elsewhere
+    /// it hears the rest. The plan stays, and each word comes out once, in order.
+    @Test func aSentenceLeftOverInsideTheNextChunkCostsNoSecondPass() throws {
+        let sounds: [(Double, Double)] = (0..<34).map { k -> (Double, Double) in
+            let start = 1.0 + 2.0 * Double(k)
+            return (start, start + 1.6)
+        }
+        let speech = burstAudio(seconds: 70, bursts: sounds)
+        let engine = ToneEngine(engine: "whisper", tier: .modern, languages: [.english])
+        engine.window = 20
+        let t = try transcriber(engine, nil).transcribe(speech, plan: english)
+        #expect(t.chunks.count == 3 && engine.calls.count == 3, "\(t.chunks)")
+        // The first stops at 20.6 s, inside the next window (from 19.85 s); the second would stop
+        // at 38.6 s, before the third window opens (38.83 s), so it hears its rest.
+        #expect(t.chunks[0].end < 21 && t.chunks[1].end > 49, "\(t.chunks)")
+        #expect(t.words.count == 34 * 3, "\(t.words.count) words")
+        #expect(zip(t.words, t.words.dropFirst()).allSatisfy { $1.start >= $0.start + 0.4 }, "a word heard twice or out of order")
+    }
+
     var onePass: TranscriptionOptions {
         var options = TranscriptionOptions()
         options.onePass = true

@@ -71,11 +71,13 @@ final class ToneEngine: SpeechEngine, @unchecked Sendable {
         }
     }
 
-    func transcribeWindow(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> HeardWindow {
+    func transcribeWindow(_ audio: MonoAudio, language: Language, nextWindowFrom: Double, cancellation: Cancellation) throws -> HeardWindow {
         let words = try transcribe(audio, language: language, cancellation: cancellation)
         guard let window, audio.duration > window else { return HeardWindow(words: words, heardUntil: audio.endTime) }
         let limit = audio.startTime + window
         let heardUntil = regions(of: audio).map(\.end).filter { $0 <= limit }.max() ?? limit
+        // A second pass would be paid only for a rest the next window does not hear.
+        guard heardUntil >= nextWindowFrom else { return HeardWindow(words: words, heardUntil: audio.endTime) }
         return HeardWindow(words: words.filter { $0.end <= heardUntil }, heardUntil: heardUntil)
     }
 

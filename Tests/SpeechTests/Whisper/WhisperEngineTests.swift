@@ -58,7 +58,7 @@ import TestSupport
                                        options: WhisperOptions(preciseTiming: true))
         let clip = try #require(try WhisperFixtures.librivoxClips().last)
         let segments = try engine.decode(clip.audio.samples, language: "en", task: .transcribe, redecoding: false,
-                                         encoderPasses: nil, cancellation: Cancellation(), began: Date()).segments
+                                         passesBefore: nil, cancellation: Cancellation(), began: Date()).segments
         let text = segments.flatMap(\.tokens).filter { $0.id < 50256 }
         #expect(!text.isEmpty)
         // t_dtw stays -1 when DTW is silently off (flash attention on or no alignment heads).
@@ -78,7 +78,8 @@ import TestSupport
         var words: [Word] = []
         var windows = 0
         while cursor < speech.endTime - 0.5 {
-            let heard = try engine.transcribeWindow(speech.slice(from: cursor, to: speech.endTime), language: .english, cancellation: Cancellation())
+            let heard = try engine.transcribeWindow(speech.slice(from: cursor, to: speech.endTime), language: .english, nextWindowFrom: cursor,
+                                                    cancellation: Cancellation())
             windows += 1
             #expect(heard.heardUntil > cursor + 10 && heard.heardUntil <= min(speech.endTime, cursor + 30), "window from \(cursor) heard until \(heard.heardUntil)")
             #expect(heard.words.allSatisfy { $0.start >= cursor && $0.end <= heard.heardUntil + 0.05 })
