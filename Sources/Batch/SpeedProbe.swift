@@ -15,9 +15,10 @@ struct SpeedProbe {
 
     static let clipSeconds = 30.0
     /// Encoder windows per 30 s of a long recording: chunks end at pauses, overlap, and a
-    /// sentence at a window's edge gets a window of its own (measured: 25 for 5.6 min, 68 for
-    /// 15 min; Benchmarks/README.md, "Where the modern tier's time goes").
-    static let windowsPerThirtySeconds = 2.2
+    /// sentence at a window's edge gets a window of its own unless the next chunk hears it
+    /// (measured with tiny.en: 21 for 5.6 min, 49 for 15 min; Benchmarks/README.md, "One
+    /// encoder pass per chunk").
+    static let windowsPerThirtySeconds = 1.8
 
     private struct Enough: Error {}
 

@@ -139,11 +139,11 @@ struct DryRunProbeTests {
         #expect(warm.stdout.contains("(from this machine's history)"), "\(warm.stdout)")
     }
 
-    /// Whisper pays a whole window for a short file and about 2.2 windows per 30 s of a long one.
+    /// Whisper pays a whole window for a short file and about 1.8 windows per 30 s of a long one.
     @Test func theProbesEstimateCountsWindows() throws {
         let probe = SpeedProbe(load: 0.5, window: 1.0, extraction: 0.01)
         #expect(abs(probe.estimate(duration: 10, basic: false) - (1 + 0.1)) < 1e-9)
-        #expect(abs(probe.estimate(duration: 300, basic: false) - (22 + 3)) < 1e-9)
+        #expect(abs(probe.estimate(duration: 300, basic: false) - (18 + 3)) < 1e-9)
         #expect(abs(probe.estimate(duration: 300, basic: true) - (10 + 3)) < 1e-9)
     }
 }
