@@ -8,7 +8,8 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     public var words: [Word]
     /// The chunk's doubted stretches and how arbitration settled them.
     public var verdicts: [ArbitrationVerdict]
-    /// Where the engine stopped listening, when before the chunk's end: the next chunk begins there.
+    /// Where the engine stopped listening, when before the chunk's end: the next chunk hears on
+    /// from there (its planned overlap, or with `--one-pass` a window opened near there).
     public var heardUntil: Double?
 
     public init(chunk: PlannedChunk, record: ChunkRecord, words: [Word], verdicts: [ArbitrationVerdict] = [], heardUntil: Double? = nil) {

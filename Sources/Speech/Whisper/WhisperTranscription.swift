@@ -17,8 +17,8 @@ public struct WhisperTranscription: Sendable, Equatable {
     public var seconds: Double
     /// Segments that looped and were decoded again.
     public var redecodedSegments: Int
-    /// Where Whisper stopped listening: the audio's end, or, in one-window mode, the end of the
-    /// last segment it finished before the speech ran on.
+    /// Where Whisper stopped listening: the audio's end, or, asked to leave to a next window
+    /// what lies after `nextWindowFrom`, the end of the last segment it finished before that.
     public var heardUntil: Double
 }
 
