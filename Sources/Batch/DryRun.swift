@@ -54,7 +54,9 @@ public enum DryRun {
                         probed.append(name)
                     }
                 }
-                if let timed = probes[name] ?? nil { single = timed.estimate(duration: probe.duration ?? 0, basic: plan.mode == .basic) }
+                if let timed = probes[name] ?? nil {
+                    single = timed.estimate(duration: probe.duration ?? 0, basic: plan.mode == .basic, options: pipeline.settings.transcription)
+                }
             }
             // A translation with the original captions too is heard twice.
             let passes = plan.map { pipeline.translationLabel($0) != nil && pipeline.settings.alsoOriginal == true } == true ? 2.0 : 1.0

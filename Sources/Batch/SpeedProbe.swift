@@ -14,11 +14,16 @@ struct SpeedProbe {
     let extraction: Double
 
     static let clipSeconds = 30.0
-    /// Encoder windows per 30 s of a long recording: chunks end at pauses, overlap, and a
-    /// sentence at a window's edge gets a window of its own unless the next chunk hears it
-    /// (measured with tiny.en: 21 for 5.6 min, 49 for 15 min; Benchmarks/README.md, "One
-    /// encoder pass per chunk").
-    static let windowsPerThirtySeconds = 1.8
+
+    /// Encoder windows per 30 s of a long recording, as it is cut. Chunked: chunks end at pauses,
+    /// overlap, and a sentence at a window's edge gets a window of its own unless the next chunk
+    /// hears it. `--one-pass`: one window per chunk. Whole file: Whisper's own 30 s steps, each
+    /// from the last sentence it finished. Measured with tiny.en (a temporary trace of the
+    /// encoder callback) on 5.6, 15.0 and 15.8 min: 21, 49 and 56 windows chunked; 14, 36 and
+    /// 40 with `--one-pass`; 14, 34 and 36 whole.
+    static func windowsPerThirtySeconds(_ options: TranscriptionOptions) -> Double {
+        !options.chunking ? 1.2 : options.onePass ? 1.25 : 1.8
+    }
 
     private struct Enough: Error {}
 
@@ -43,11 +48,12 @@ struct SpeedProbe {
         return SpeedProbe(load: max(0, (second - first) / .seconds(1) - window), window: window, extraction: extracted / max(audio.duration, 1))
     }
 
-    /// Seconds of work for a file of `duration` seconds (the model's load not included).
-    func estimate(duration: Double, basic: Bool) -> Double {
+    /// Seconds of work for a file of `duration` seconds (the model's load not included), heard
+    /// as `options` cut it.
+    func estimate(duration: Double, basic: Bool, options: TranscriptionOptions) -> Double {
         // The basic tier hears the audio straight through; Whisper pays a window at a time.
         let windows = basic ? duration / Self.clipSeconds
-            : duration <= Self.clipSeconds ? 1 : duration / Self.clipSeconds * Self.windowsPerThirtySeconds
+            : duration <= Self.clipSeconds ? 1 : duration / Self.clipSeconds * Self.windowsPerThirtySeconds(options)
         return windows * window + duration * extraction
     }
 }
