@@ -77,12 +77,8 @@ public struct ChunkPlanner: Sendable {
     public func placedAtPauses(_ chunks: [PlannedChunk], in audio: any AudioSource) throws -> [PlannedChunk] {
         var placed = chunks
         for i in placed.indices {
-            if placed[i].keepFrom != nil {
-                placed[i].start = try Self.quietest(in: audio, from: placed[i].start, to: placed[i].start + Self.edgeSearch, nearest: .start)
-            }
-            if placed[i].keepUntil != nil {
-                placed[i].end = try Self.quietest(in: audio, from: placed[i].end - Self.edgeSearch, to: placed[i].end, nearest: .end)
-            }
+            (placed[i].start, placed[i].end) = try Self.edgesAtPauses(
+                placed[i].start, placed[i].end, moving: (start: placed[i].keepFrom != nil, end: placed[i].keepUntil != nil), in: audio)
         }
         for i in placed.indices.dropFirst() where placed[i].keepFrom != nil {
             let middle = (placed[i].start + placed[i - 1].end) / 2
@@ -90,6 +86,16 @@ public struct ChunkPlanner: Sendable {
             placed[i - 1].keepUntil = middle
         }
         return placed
+    }
+
+    /// A window's `start` and `end`, those `moving` (edges that cut through speech) moved inward, by
+    /// at most `edgeSearch`, to the quietest moment there.
+    static func edgesAtPauses(
+        _ start: Double, _ end: Double, moving: (start: Bool, end: Bool), in audio: any AudioSource
+    ) throws -> (start: Double, end: Double) {
+        let placedStart = moving.start ? try quietest(in: audio, from: start, to: min(end, start + edgeSearch), nearest: .start) : start
+        let placedEnd = moving.end ? try quietest(in: audio, from: max(placedStart, end - edgeSearch), to: end, nearest: .end) : end
+        return (placedStart, placedEnd)
     }
 
     /// The middle of the quietest 60 ms between `from` and `to`; of equally quiet ones, the one

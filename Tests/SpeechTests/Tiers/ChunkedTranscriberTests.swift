@@ -145,14 +145,18 @@ import Testing
     /// Two windows overlapping over 19.5–30.5 s that share no word: the earlier repeats itself at
     /// its end, the later invents its first words and times "you are now muted" 6 s early (as
     /// tiny.en did on a real recording). Cut at the middle, "you are now muted" was lost; a third
-    /// window centred on the overlap hears it and joins both.
+    /// window centred on the overlap hears it and joins both. Its edges, like the chunks', open
+    /// and close at a pause near where they are planned (10 s and 40 s).
     @Test func windowsThatDisagreeAreJoinedByAThirdCentredOnTheirOverlap() throws {
-        let speech = burstAudio(seconds: 50, bursts: [(0.5, 49.5)])
+        let pauses = [10.40...10.48, 39.50...39.58]
+        let speech = burstAudio(seconds: 50, bursts: [(0.5, pauses[0].lowerBound), (pauses[0].upperBound, pauses[1].lowerBound),
+                                                      (pauses[1].upperBound, 49.5)])
         func said(_ timed: [(String, Double)]) -> [Word] {
             timed.map { Word(text: $0.0, start: $0.1, end: $0.1 + 0.25, confidence: 0.9, tier: .modern, engine: "whisper") }
         }
         let truth: [(String, Double)] = [("to", 22.0), ("mute", 22.3), ("or", 22.8), ("unmute", 23.1), ("yourself", 23.8),
                                          ("you", 29.0), ("are", 29.3), ("now", 29.6), ("muted", 29.9), ("there", 31.0), ("is", 31.3)]
+        var third: ClosedRange<Double>?
         func run(failing: Int?) throws -> Transcript {
             let engine = ScriptedEngine(calls: [
                 said([("alpha", 5)] + truth.prefix(5) + [("to", 28.9), ("mute", 29.2)]),
@@ -160,11 +164,14 @@ import Testing
                       ("there", 31.0), ("is", 31.3), ("bravo", 45)]),
                 said(truth),
             ], failing: failing)
+            defer { third = engine.windows.dropFirst(2).first }
             return try ChunkedTranscriber(engines: TierEngines(modern: [engine], basic: []), calibration: CalibrationTable(engines: [:]))
                 .transcribe(speech, plan: english)
         }
         let refereed = try run(failing: nil)
         #expect(refereed.chunks.count == 2)
+        let window = try #require(third)
+        #expect(pauses[0].contains(window.lowerBound) && pauses[1].contains(window.upperBound), "the third window heard \(window)")
         #expect(refereed.words.map(\.text) == ["alpha"] + truth.map(\.0) + ["bravo"])
         #expect(refereed.seamErrors.isEmpty)
         // When the third window fails, the middle decides, and the transcript says so.

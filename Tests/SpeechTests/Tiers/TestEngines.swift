@@ -107,6 +107,8 @@ final class ScriptedEngine: SpeechEngine, @unchecked Sendable {
     private let failing: Int?
     private var next = 0
     private let lock = NSLock()
+    /// The span of audio each call was given, in call order.
+    private(set) var windows: [ClosedRange<Double>] = []
 
     init(model: String = "scripted", calls: [[Word]], failing: Int? = nil) {
         identity = EngineIdentity(engine: "whisper", tier: .modern, model: model)
@@ -117,6 +119,7 @@ final class ScriptedEngine: SpeechEngine, @unchecked Sendable {
     func transcribe(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> [Word] {
         let call = lock.withLock {
             defer { next += 1 }
+            windows.append(audio.startTime...audio.endTime)
             return next
         }
         if call == failing { throw SpeechError.engineFailed(engine: "whisper", reason: "scripted failure") }
