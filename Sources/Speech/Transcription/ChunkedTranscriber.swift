@@ -324,12 +324,12 @@ public final class ChunkedTranscriber: Sendable {
         guard before.record.outcome == .recognised, after.record.outcome == .recognised, before.record.tier == after.record.tier,
               let tier = before.record.tier, let engine = engines.engine(tier, for: language) else { return nil }
         let centre = (after.chunk.start + before.heardEnd) / 2
-        let planned = max(before.chunk.start, centre - planner.targetLength / 2)
+        let plannedStart = max(before.chunk.start, centre - planner.targetLength / 2)
+        let plannedEnd = min(after.chunk.end, plannedStart + planner.targetLength)
         // Its edges, like a chunk's, move to a pause: opening mid-word, it timed a real window's
         // words 6 s early and anchored with neither neighbour.
         let (from, to) = try ChunkPlanner.edgesAtPauses(
-            planned, min(after.chunk.end, planned + planner.targetLength),
-            moving: (start: planned > before.chunk.start, end: planned + planner.targetLength < after.chunk.end), in: audio)
+            plannedStart, plannedEnd, moving: (start: plannedStart > before.chunk.start, end: plannedEnd < after.chunk.end), in: audio)
         let heard = try hear(try audio.slice(from: from, to: to), speech: [], of: audio, with: engine, language: language,
                              nextWindowFrom: nil, cancellation: cancellation)
         if let error = heard.crossCheckError { throw SpeechError.engineFailed(engine: "the cross-check of the refereeing window", reason: error) }
