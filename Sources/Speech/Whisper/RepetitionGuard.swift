@@ -11,7 +11,9 @@ enum RepetitionGuard {
     static let phraseRepeats = 3
     /// A single word needs more: "no, no, no" is ordinary speech.
     static let wordRepeats = 5
-    /// The same token this many times in a row ("hahahaha…", "-----") is a loop.
+    /// The same token this many times in a row inside one word ("hahahaha…", "-----") is a
+    /// loop. A whole word said again ("word, word, word…", one token each time) is a phrase
+    /// of one word, which the audio decides.
     static let tokenRepeats = 5
     static let longestPhrase = 40
     /// Nobody says a word in less than this (centiseconds): a shorter occurrence is a loop's
@@ -46,7 +48,9 @@ enum RepetitionGuard {
             return Loop(segments: words[run.start].segment..<(words[run.words.upperBound - 1].segment + 1),
                         backedOccurrences: backed.filter { $0 }.count)
         }.first
-        let tokenLoop = segments.firstIndex { longestRun(of: $0.tokens.filter { $0.id < endOfText }.map(\.id)) >= tokenRepeats }
+        let tokenLoop = segments.firstIndex { segment in
+            WordAssembler.group(segment.tokens, endOfText: endOfText).contains { longestRun(of: $0.map(\.id)) >= tokenRepeats }
+        }
             .map { Loop(segments: $0..<($0 + 1), backedOccurrences: 0) }
         switch (phraseLoop, tokenLoop) {
         case (let phrase?, let token?): return token.segments.lowerBound < phrase.segments.lowerBound ? token : phrase
@@ -56,13 +60,13 @@ enum RepetitionGuard {
         }
     }
 
-    /// The segments with token runs cut to one token and, in every looping run, only the
+    /// The segments with token runs inside a word cut to one token and, in every looping run, only the
     /// occurrences the audio backs (at least the first); special tokens are dropped (they carry
     /// no words) and segments left without words disappear.
     static func collapsed(_ segments: [DecodedSegment], endOfText: Int32, bursts: [Range<Int64>]) -> [DecodedSegment] {
         var result = segments.map { segment in
             var segment = segment
-            segment.tokens = withoutTokenRuns(segment.tokens.filter { $0.id < endOfText })
+            segment.tokens = WordAssembler.group(segment.tokens, endOfText: endOfText).flatMap(withoutTokenRuns)
             return segment
         }
         let words = flattened(result, endOfText: endOfText)

@@ -117,6 +117,19 @@ import Testing
         #expect(RepetitionGuard.firstLoop(in: [repeated], endOfText: Self.eot, bursts: oneUtterance)?.backedOccurrences == 1)
     }
 
+    /// A common word is one token (" word"), so five in a row are five of the same token: speech
+    /// for the audio to judge, not a token loop cut to one whatever was heard.
+    @Test func aOneTokenWordSaidFiveTimesWithItsOwnSoundEachTimeIsKept() {
+        let repeated = segment(words("word word word word word"))
+        let heard = audio(length: 160, sounds: [2..<22, 32..<52, 62..<82, 92..<112, 122..<142])
+        #expect(RepetitionGuard.firstLoop(in: [repeated], endOfText: Self.eot, bursts: heard) == nil)
+        #expect(text(RepetitionGuard.collapsed([repeated], endOfText: Self.eot, bursts: heard)) == Array(repeating: "word", count: 5))
+        // Sound under the first two only: the other three are copies.
+        let twice = audio(length: 160, sounds: [2..<22, 32..<52])
+        #expect(RepetitionGuard.firstLoop(in: [repeated], endOfText: Self.eot, bursts: twice)?.backedOccurrences == 2)
+        #expect(text(RepetitionGuard.collapsed([repeated], endOfText: Self.eot, bursts: twice)) == ["word", "word"])
+    }
+
     @Test func copiesCompressedIntoNoTimeOrAtTheSameMomentAreALoop() {
         // "go forward" twice with its own sound, then twice more squeezed into 4 cs at the end.
         var repeated = segment(words("go forward go forward"))
