@@ -22,7 +22,7 @@ private let batchOptions: [Option] = [
     Option("shard", value: "I/N", help: "process only shard I of N (stable by relative path)"),
     Option("json", help: "newline-delimited JSON events on standard output"),
     Option("report", value: "FILE.html", help: "write a self-contained HTML report"),
-    Option("vocab", value: "FILE", help: "terms (one per line) to prompt Whisper with and to fix spelling in every tier"),
+    Option("vocab", value: "FILE", help: "terms (one per line) that fix spelling in every tier; Whisper decodes again prompted with them to respell what it heard (twice the time)"),
     Option("model", value: "NAME|PATH", help: "use this Whisper model (a name from 'capforge models list', or a ggml file) instead of choosing among the installed ones"),
     Option("cross-check", value: "MODEL", help: "a second Whisper model (installed name or file) hears every chunk again; words it did not hear are marked low-confidence (costs that model's time too)"),
     Option("precise-timing", help: "DTW word timing (slower, tighter word starts)"),

@@ -36,45 +36,9 @@ public enum CrossCheck {
         return value < 20 ? ones[value] : tens[value / 10] + (value % 10 == 0 ? "" : ones[value % 10])
     }
 
-    /// Indices into `words` of a longest common subsequence with `heard`. Only pairs that could
-    /// match (same key, close in time) are candidates, so the work and memory grow with the
-    /// words, not with their product: the longest chain of candidates increasing in both lists
-    /// is a longest increasing subsequence, found by patience sorting.
+    /// Indices into `words` of the words `heard` shares with it, in order (same comparison key,
+    /// times within `timeTolerance`).
     static func sharedIndices(_ words: [Word], _ heard: [Word], language: Language) -> Set<Int> {
-        let heardKeys = heard.map { comparisonKey($0.text, language: language) }
-        var candidates: [(word: Int, heard: Int)] = []
-        var lower = 0
-        for (i, word) in words.enumerated() {
-            let key = comparisonKey(word.text, language: language)
-            guard !key.isEmpty else { continue }
-            // Both lists are in time order, and no word lasts longer than 10 s.
-            while lower < heard.count, heard[lower].start < word.start - timeTolerance - 10 { lower += 1 }
-            var row: [(word: Int, heard: Int)] = []
-            var j = lower
-            while j < heard.count, heard[j].start <= word.end + timeTolerance {
-                if heardKeys[j] == key, heard[j].end >= word.start - timeTolerance { row.append((i, j)) }
-                j += 1
-            }
-            // Within one word, later partners first: a chain may then take at most one of them.
-            candidates += row.reversed()
-        }
-        var tails: [Int] = []  // tails[k]: the candidate ending the best chain of length k + 1
-        var previous = [Int](repeating: -1, count: candidates.count)
-        for (c, candidate) in candidates.enumerated() {
-            var low = 0, high = tails.count
-            while low < high {
-                let mid = (low + high) / 2
-                if candidates[tails[mid]].heard < candidate.heard { low = mid + 1 } else { high = mid }
-            }
-            if low > 0 { previous[c] = tails[low - 1] }
-            if low == tails.count { tails.append(c) } else { tails[low] = c }
-        }
-        var shared = Set<Int>()
-        var c = tails.last ?? -1
-        while c >= 0 {
-            shared.insert(candidates[c].word)
-            c = previous[c]
-        }
-        return shared
+        Set(WordAlignment.sharedPairs(words, heard, key: { comparisonKey($0, language: language) }, timeTolerance: timeTolerance).map(\.word))
     }
 }

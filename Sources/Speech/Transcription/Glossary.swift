@@ -1,8 +1,9 @@
 import CapforgeCore
 import Foundation
 
-/// Vocabulary hints (`--vocab FILE`, one term per line): given to Whisper as its initial prompt,
-/// and applied after recognition in every tier to fix the case and spelling of known terms.
+/// Vocabulary hints (`--vocab FILE`, one term per line): given to Whisper as the prompt of a
+/// second decoding that may respell what the first heard, and applied after recognition in
+/// every tier to fix the case and spelling of known terms.
 public struct Glossary: Sendable, Equatable, Hashable, Codable {
     public var terms: [String]
 

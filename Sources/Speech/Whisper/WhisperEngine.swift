@@ -73,7 +73,42 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
         lock.lock()
         defer { lock.unlock() }
 
-        let decoded = try decode(audio.samples, language: requested?.code ?? "auto", task: task, redecoding: false,
+        let plain = try hear(audio, language: requested, task: task, nextWindowFrom: nextWindowFrom, prompt: nil,
+                             cancellation: cancellation, began: began)
+        var words = plain.words
+        var redecoded = plain.redecoded
+        if let prompt = options.initialPrompt, !words.isEmpty {
+            let prompted = try hear(audio, language: plain.language, task: task, nextWindowFrom: nextWindowFrom, prompt: prompt,
+                                    cancellation: cancellation, began: began)
+            words = PromptedSpelling.respelled(words, by: prompted.words, prompt: prompt, language: plain.language)
+            redecoded += prompted.redecoded
+        }
+        return WhisperTranscription(
+            words: words,
+            segments: plain.segments.map { segment in
+                WhisperTranscription.Segment(
+                    start: audio.startTime + Double(segment.start) / 100,
+                    end: min(audio.endTime, audio.startTime + Double(segment.end) / 100),
+                    text: WordAssembler.group(segment.tokens, endOfText: endOfText).map(WordAssembler.text).joined(separator: " "),
+                    noSpeechProbability: Double(segment.noSpeechProbability))
+            },
+            language: plain.language, seconds: Date().timeIntervalSince(began), redecodedSegments: redecoded, heardUntil: plain.heardUntil)
+    }
+
+    /// One decoding of `audio`, loops repaired and segments over steady sound dropped.
+    private struct Hearing {
+        var segments: [DecodedSegment]
+        var words: [Word]
+        var language: Language
+        var redecoded: Int
+        var heardUntil: Double
+    }
+
+    private func hear(
+        _ audio: MonoAudio, language requested: Language?, task: WhisperTask, nextWindowFrom: Double?, prompt: String?,
+        cancellation: Cancellation, began: Date
+    ) throws -> Hearing {
+        let decoded = try decode(audio.samples, language: requested?.code ?? "auto", task: task, prompt: prompt, redecoding: false,
                                  passesBefore: nextWindowFrom.map { Int64((max(0, $0 - audio.startTime) * 100).rounded()) },
                                  cancellation: cancellation, began: began)
         var segments = decoded.segments
@@ -111,16 +146,7 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
         let words = WordAssembler.words(
             in: segments, endOfText: endOfText, timing: options.preciseTiming ? .hybridDTW : .tokens,
             origin: audio.startTime, audioEnd: audio.endTime)
-        return WhisperTranscription(
-            words: words,
-            segments: segments.map { segment in
-                WhisperTranscription.Segment(
-                    start: audio.startTime + Double(segment.start) / 100,
-                    end: min(audio.endTime, audio.startTime + Double(segment.end) / 100),
-                    text: WordAssembler.group(segment.tokens, endOfText: endOfText).map(WordAssembler.text).joined(separator: " "),
-                    noSpeechProbability: Double(segment.noSpeechProbability))
-            },
-            language: decodedIn, seconds: Date().timeIntervalSince(began), redecodedSegments: redecoded, heardUntil: heardUntil)
+        return Hearing(segments: segments, words: words, language: decodedIn, redecoded: redecoded, heardUntil: heardUntil)
     }
 
     /// The most likely spoken language of the first 30 s of `audio`; nil for an English-only
@@ -146,7 +172,7 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
         let lo = max(0, min(samples.count, Int(span.first!.start) * rate))
         let hi = max(lo, min(samples.count, Int(span.last!.end) * rate))
         let shift = Int64(lo / rate)
-        let again = try decode(Array(samples[lo..<hi]), language: language, task: task, redecoding: true,
+        let again = try decode(Array(samples[lo..<hi]), language: language, task: task, prompt: nil, redecoding: true,
                                passesBefore: nil, cancellation: cancellation, began: began).segments
         return again.map { piece in
             var piece = piece
@@ -167,7 +193,8 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
     static let windowFrames = 3000
 
     func decode(
-        _ samples: [Float], language: String, task: WhisperTask, redecoding: Bool, passesBefore: Int64?, cancellation: Cancellation, began: Date
+        _ samples: [Float], language: String, task: WhisperTask, prompt: String?, redecoding: Bool, passesBefore: Int64?,
+        cancellation: Cancellation, began: Date
     ) throws -> (segments: [DecodedSegment], stoppedEarly: Bool) {
         var params = context.defaultParams(options.beamSize > 1 ? WHISPER_SAMPLING_BEAM_SEARCH : WHISPER_SAMPLING_GREEDY)
         params.n_threads = Int32(options.threads)
@@ -189,14 +216,14 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
 
         // The prompt is re-sent in every window (carry_initial_prompt); the text budget holds
         // it and nothing decoded.
-        if let prompt = options.initialPrompt {
+        if let prompt {
             params.carry_initial_prompt = true
             params.n_max_text_ctx = Int32(context.tokenCount(prompt) + 1)
         }
         let status = language.withCString { code in
-            (options.initialPrompt ?? "").withCString { prompt in
+            (prompt ?? "").withCString { promptText in
                 params.language = code
-                params.initial_prompt = options.initialPrompt == nil ? nil : prompt
+                params.initial_prompt = prompt == nil ? nil : promptText
                 return context.run(params, samples: samples, shouldAbort: cancellation, passesBefore: passesBefore)
             }
         }

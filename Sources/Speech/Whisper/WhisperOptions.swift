@@ -8,8 +8,9 @@ public struct WhisperOptions: Sendable, Equatable {
     public var preciseTiming: Bool
     /// 1 = greedy (with temperature fallback); above 1 = beam search of that width.
     public var beamSize: Int
-    /// Text shown to the decoder before every 30 s window (e.g. a glossary of spellings);
-    /// unlike decoded text it is never carried from one window to the next.
+    /// Text shown to the decoder before every 30 s window of a second decoding (e.g. a glossary
+    /// of spellings), which may only respell short stretches of the unprompted one
+    /// (`PromptedSpelling`): prompted, Whisper skips phrases. It doubles the decoding time.
     public var initialPrompt: String?
 
     public init(

@@ -57,7 +57,7 @@ import TestSupport
         let engine = try WhisperEngine(modelPath: try WhisperFixtures.tinyEnModel.get().path,
                                        options: WhisperOptions(preciseTiming: true))
         let clip = try #require(try WhisperFixtures.librivoxClips().last)
-        let segments = try engine.decode(clip.audio.samples, language: "en", task: .transcribe, redecoding: false,
+        let segments = try engine.decode(clip.audio.samples, language: "en", task: .transcribe, prompt: nil, redecoding: false,
                                          passesBefore: nil, cancellation: Cancellation(), began: Date()).segments
         let text = segments.flatMap(\.tokens).filter { $0.id < 50256 }
         #expect(!text.isEmpty)
