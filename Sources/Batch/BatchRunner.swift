@@ -45,14 +45,14 @@ public struct BatchRunner {
             if let owner = claimed[Array(outputBase.utf8)] {
                 var clash = FileResult(relativePath: input.relativePath, path: input.url.path, status: .failed)
                 clash.error = "its outputs would overwrite those of \(owner) (same name without the extension); rename one of them"
-                state.finish(index, clash, stateFolder: nil)
+                state.finish(index, clash, history: nil)
                 continue
             }
             claimed[Array(outputBase.utf8)] = input.relativePath
             if !force, var previous = pipeline.currentResult(input) {
                 previous.status = .skipped
                 previous.seconds = 0
-                state.finish(index, previous, stateFolder: nil)
+                state.finish(index, previous, history: nil)
                 continue
             }
             let folder = pipeline.layout.folder(for: input)
@@ -68,7 +68,8 @@ public struct BatchRunner {
             let stateFolder = pipeline.layout.stateFolder(for: input)
             let finish: @Sendable () -> Void = { [pipeline] in
                 do {
-                    state.finish(index, try pipeline.finish(prepared, cancellation: cancellation, emit: state.emit), stateFolder: stateFolder)
+                    state.finish(index, try pipeline.finish(prepared, cancellation: cancellation, emit: state.emit),
+                                 history: (stateFolder, SpeedHistory.variant(of: pipeline.settings)))
                 } catch {
                     state.interrupted = true
                 }
@@ -113,11 +114,13 @@ private final class RunState: @unchecked Sendable {
         lock.withLock { sink(event) }
     }
 
-    func finish(_ index: Int, _ result: FileResult, stateFolder: URL?) {
+    /// `history`: the state folder whose speed history the file's time goes to, and the way it
+    /// was recognised; nil for a file not recognised now.
+    func finish(_ index: Int, _ result: FileResult, history speed: (stateFolder: URL, variant: String)?) {
         lock.withLock {
-            if let stateFolder, result.status == .done {
+            if let (stateFolder, variant) = speed, result.status == .done {
                 var history = SpeedHistory.load(stateFolder: stateFolder)
-                history.record(result)
+                history.record(result, variant: variant)
                 // Advisory only: failing to save speed history must not fail the batch.
                 try? history.save(stateFolder: stateFolder)
             }

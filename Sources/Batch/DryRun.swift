@@ -42,6 +42,7 @@ public enum DryRun {
             }
             let history = SpeedHistory.load(stateFolder: pipeline.layout.stateFolder(for: input))
             var (single, measured) = history.estimate(plan?.mode ?? .modern, crossChecked: plan.map(pipeline.isCrossChecked) ?? false,
+                                                      variant: SpeedHistory.variant(of: pipeline.settings),
                                                       model: plan.flatMap(pipeline.modelName), duration: probe.duration ?? 0)
             anyMeasured = anyMeasured || measured
             if !measured, let plan, plan.mode != .arbitrate, !pipeline.isCrossChecked(plan),
@@ -58,8 +59,8 @@ public enum DryRun {
                     single = timed.estimate(duration: probe.duration ?? 0, basic: plan.mode == .basic, options: pipeline.settings.transcription)
                 }
             }
-            // A translation with the original captions too is heard twice.
-            let passes = plan.map { pipeline.translationLabel($0) != nil && pipeline.settings.alsoOriginal == true } == true ? 2.0 : 1.0
+            // A translation with the original captions too is heard twice (its history has both).
+            let passes = !measured && plan.map { pipeline.translationLabel($0) != nil && pipeline.settings.alsoOriginal == true } == true ? 2.0 : 1.0
             let estimate = failsAtOnce ? 0 : single * passes
             let skipped = !force && pipeline.currentResult(input) != nil
             // A file that would be skipped costs nothing; its estimate is shown all the same.

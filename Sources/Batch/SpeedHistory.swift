@@ -5,8 +5,8 @@ import Speech
 /// Measured processing speed per way of recognising (seconds of work per second of media),
 /// kept in the state folder so `--dry-run` estimates come from this machine's own history.
 public struct SpeedHistory: Codable, Sendable {
-    /// By `key(_:crossChecked:model:)`: each run counts under its way of recognising, and under
-    /// that way with its model.
+    /// By `key(_:crossChecked:variant:model:)`: each run counts under its way of recognising,
+    /// and under that way with its model.
     public var mediaSeconds: [String: Double] = [:]
     public var workSeconds: [String: Double] = [:]
     /// Per-file sums for fitting work = overhead + rate × media (a short file is mostly overhead:
@@ -31,8 +31,21 @@ public struct SpeedHistory: Codable, Sendable {
         return alone + (crossChecked ? 0.24 : 0)
     }
 
-    static func key(_ mode: TierPlan.Mode, crossChecked: Bool, model: String? = nil) -> String {
-        mode.rawValue + (crossChecked && mode != .basic ? "+cross-check" : "") + (model.map { "/" + $0 } ?? "")
+    static func key(_ mode: TierPlan.Mode, crossChecked: Bool, variant: String, model: String? = nil) -> String {
+        mode.rawValue + (crossChecked && mode != .basic ? "+cross-check" : "") + variant + (model.map { "/" + $0 } ?? "")
+    }
+
+    /// The settings that change the work a file takes beyond its mode (a whole recording heard
+    /// at once, a second prompted decoding, a second language...), as a key suffix: runs made
+    /// one way do not price another. Empty for the defaults, so earlier histories still count.
+    public static func variant(of settings: BatchSettings) -> String {
+        var tags: [String] = []
+        if !settings.transcription.chunking { tags.append("whole") } else if settings.transcription.onePass { tags.append("one-pass") }
+        if settings.beamSize > 1 { tags.append("beam\(settings.beamSize)") }
+        if settings.preciseTiming { tags.append("precise") }
+        if settings.glossary.prompt != nil { tags.append("vocab") }
+        if settings.translate == true { tags.append(settings.alsoOriginal == true ? "translate+original" : "translate") }
+        return tags.map { "+" + $0 }.joined()
     }
 
     static func url(stateFolder: URL) -> URL { stateFolder.appendingPathComponent("speed.json") }
@@ -41,9 +54,11 @@ public struct SpeedHistory: Codable, Sendable {
         (try? JSONDecoder().decode(SpeedHistory.self, from: Data(contentsOf: url(stateFolder: stateFolder)))) ?? SpeedHistory()
     }
 
-    public mutating func record(_ result: FileResult) {
+    public mutating func record(_ result: FileResult, variant: String) {
         guard result.status == .done, let mode = result.mode, result.tier != .empty, let duration = result.duration, duration > 0 else { return }
-        for key in [Self.key(mode, crossChecked: result.crossChecked)] + result.models.prefix(1).map({ Self.key(mode, crossChecked: result.crossChecked, model: $0) }) {
+        let crossChecked = result.crossChecked
+        for key in [Self.key(mode, crossChecked: crossChecked, variant: variant)]
+            + result.models.prefix(1).map({ Self.key(mode, crossChecked: crossChecked, variant: variant, model: $0) }) {
             mediaSeconds[key, default: 0] += duration
             workSeconds[key, default: 0] += result.seconds
             files = (files ?? [:]).merging([key: 1], uniquingKeysWith: +)
@@ -58,8 +73,9 @@ public struct SpeedHistory: Codable, Sendable {
 
     /// Seconds of work for a file of `duration` seconds; (value, measured here?). The model's own
     /// history first, then the way of recognising's; from three files on, a fitted overhead and rate.
-    public func estimate(_ mode: TierPlan.Mode, crossChecked: Bool, model: String?, duration: Double) -> (Double, Bool) {
-        let keys = (model.map { [Self.key(mode, crossChecked: crossChecked, model: $0)] } ?? []) + [Self.key(mode, crossChecked: crossChecked)]
+    public func estimate(_ mode: TierPlan.Mode, crossChecked: Bool, variant: String, model: String?, duration: Double) -> (Double, Bool) {
+        let keys = (model.map { [Self.key(mode, crossChecked: crossChecked, variant: variant, model: $0)] } ?? [])
+            + [Self.key(mode, crossChecked: crossChecked, variant: variant)]
         for key in keys {
             guard let media = mediaSeconds[key], media > 0, let work = workSeconds[key] else { continue }
             if let n = files?[key], n >= 3, let squares = mediaSquared?[key], let products = mediaTimesWork?[key] {

@@ -18,13 +18,13 @@ import Testing
             result.tier = tier
             result.mode = mode
             result.checkedBy = crossChecked ? "base" : nil
-            history.record(result)
+            history.record(result, variant: "")
         }
         for (mode, crossChecked, factor) in [(TierPlan.Mode.arbitrate, false, 0.3), (.modern, false, 0.1), (.modern, true, 0.34)] {
-            let (found, measured) = history.estimate(mode, crossChecked: crossChecked, model: nil, duration: 100)
+            let (found, measured) = history.estimate(mode, crossChecked: crossChecked, variant: "", model: nil, duration: 100)
             #expect(measured && abs(found - 100 * factor) < 1e-9, "\(mode) cross-checked \(crossChecked): \(found), measured \(measured)")
         }
-        #expect(history.estimate(TierPlan.Mode.basic, crossChecked: false, model: nil, duration: 100).1 == false, "no basic run was recorded")
+        #expect(history.estimate(TierPlan.Mode.basic, crossChecked: false, variant: "", model: nil, duration: 100).1 == false, "no basic run was recorded")
     }
 
     /// From three files of a model on, the estimate is a fitted per-file overhead plus a rate,
@@ -39,12 +39,34 @@ import Testing
             result.tier = .modern
             result.mode = .modern
             result.models = ["base"]
-            history.record(result)
+            history.record(result, variant: "")
         }
-        let (sixty, measured) = history.estimate(.modern, crossChecked: false, model: "base", duration: 60)
+        let (sixty, measured) = history.estimate(.modern, crossChecked: false, variant: "", model: "base", duration: 60)
         #expect(measured && abs(sixty - 8) < 1e-6, "\(sixty)")
         // A model with no history of its own takes the mode's: the same fit here.
-        #expect(abs(history.estimate(.modern, crossChecked: false, model: "tiny.en", duration: 60).0 - 8) < 1e-6)
+        #expect(abs(history.estimate(.modern, crossChecked: false, variant: "", model: "tiny.en", duration: 60).0 - 8) < 1e-6)
+    }
+
+    /// A run heard whole, or decoded twice for a glossary, takes other time than the default:
+    /// each way is priced by its own history, and the defaults keep the keys of earlier histories.
+    @Test func eachWayOfDecodingIsPricedByItsOwnHistory() {
+        var settings = BatchSettings()
+        #expect(SpeedHistory.variant(of: settings) == "")
+        settings.glossary = Glossary(terms: ["Capforge"])
+        settings.transcription.onePass = true
+        #expect(SpeedHistory.variant(of: settings) == "+one-pass+vocab")
+        settings.transcription.chunking = false
+        #expect(SpeedHistory.variant(of: settings) == "+whole+vocab")
+
+        var history = SpeedHistory()
+        for (variant, seconds) in [("", 10.0), ("+vocab", 20)] {
+            var result = FileResult(relativePath: "a.mp4", path: "/a.mp4", status: .done, seconds: seconds)
+            (result.duration, result.tier, result.mode, result.models) = (100, .modern, .modern, ["tiny.en"])
+            history.record(result, variant: variant)
+        }
+        #expect(history.estimate(.modern, crossChecked: false, variant: "", model: "tiny.en", duration: 100) == (10, true))
+        #expect(history.estimate(.modern, crossChecked: false, variant: "+vocab", model: "tiny.en", duration: 100) == (20, true))
+        #expect(history.estimate(.modern, crossChecked: false, variant: "+one-pass", model: "tiny.en", duration: 100).1 == false)
     }
 
     /// A Spanish track that FFmpeg prefers because the English one before it is an audio
