@@ -142,3 +142,15 @@ def capforge_json(capforge, media, out, options):
     subprocess.run([str(capforge), "caption", *map(str, media), "--formats", "json", "--force", "--overwrite", "-q",
                     "--out", str(out), *options], check=True, stdout=subprocess.DEVNULL)
     return {path: json.loads(next(out.glob(f"{path.stem}.*.json")).read_text()) for path in media}
+
+
+def characters(text):
+    """Characters for CER in scripts written without spaces (Japanese, Chinese): NFKC (full-width
+    Latin and digits as half-width), whitespace, punctuation and symbols dropped."""
+    return [c for c in unicodedata.normalize("NFKC", text) if not (c.isspace() or unicodedata.category(c)[0] in "PSZ")]
+
+
+def cer(reference_text, hypothesis_text):
+    """(character errors, reference characters) after `characters`."""
+    ref = characters(reference_text)
+    return edit_distance(ref, characters(hypothesis_text)), len(ref)
