@@ -31,8 +31,9 @@ public struct SpeedHistory: Codable, Sendable {
         return alone + (crossChecked ? 0.24 : 0)
     }
 
+    /// The basic tier's work does not change with Whisper's options: its key leaves them out.
     static func key(_ mode: TierPlan.Mode, crossChecked: Bool, variant: String, model: String? = nil) -> String {
-        mode.rawValue + (crossChecked && mode != .basic ? "+cross-check" : "") + variant + (model.map { "/" + $0 } ?? "")
+        mode.rawValue + (mode == .basic ? "" : (crossChecked ? "+cross-check" : "") + variant) + (model.map { "/" + $0 } ?? "")
     }
 
     /// The settings that change the work a file takes beyond its mode (a whole recording heard

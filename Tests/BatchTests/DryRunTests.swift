@@ -67,6 +67,11 @@ import Testing
         #expect(history.estimate(.modern, crossChecked: false, variant: "", model: "tiny.en", duration: 100) == (10, true))
         #expect(history.estimate(.modern, crossChecked: false, variant: "+vocab", model: "tiny.en", duration: 100) == (20, true))
         #expect(history.estimate(.modern, crossChecked: false, variant: "+one-pass", model: "tiny.en", duration: 100).1 == false)
+        // PocketSphinx's work is the same whatever Whisper is asked to do.
+        var basic = FileResult(relativePath: "b.mp4", path: "/b.mp4", status: .done, seconds: 30)
+        (basic.duration, basic.tier, basic.mode) = (100, .basic, .basic)
+        history.record(basic, variant: "+vocab")
+        #expect(history.estimate(.basic, crossChecked: false, variant: "", model: nil, duration: 100) == (30, true))
     }
 
     /// A Spanish track that FFmpeg prefers because the English one before it is an audio
