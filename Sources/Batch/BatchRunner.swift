@@ -38,6 +38,7 @@ public struct BatchRunner {
         var claimed: [[UInt8]: String] = [:]
         let protected = Set(inputs.compactMap { FileID(path: $0.url.path) })
         var swept = Set<URL>()
+        let speedVariant = SpeedHistory.variant(of: pipeline.settings)
         for (index, input) in inputs.enumerated() {
             if cancellation.isCancelled || state.interrupted { state.interrupted = true; break }
             state.emit(.fileStarted(index: index, total: inputs.count, input: input, duration: durations[index]))
@@ -69,7 +70,7 @@ public struct BatchRunner {
             let finish: @Sendable () -> Void = { [pipeline] in
                 do {
                     state.finish(index, try pipeline.finish(prepared, cancellation: cancellation, emit: state.emit),
-                                 history: (stateFolder, SpeedHistory.variant(of: pipeline.settings)))
+                                 history: (stateFolder, speedVariant))
                 } catch {
                     state.interrupted = true
                 }
