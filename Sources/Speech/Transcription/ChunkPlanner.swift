@@ -46,22 +46,30 @@ public struct ChunkPlanner: Sendable {
     }
 
     public func plan(regions: [SpeechRegion]) -> [PlannedChunk] {
+        // A region longer than a window is cut at its pauses first: windows that meet in a pause
+        // cut no word and open where a sentence does, where Whisper hears best (evenly spaced
+        // windows open mid-sentence, and Whisper mishears there and falls back to sampling).
         var groups: [[SpeechRegion]] = []
         for region in regions {
-            if let first = groups.last?.first, region.end - first.start <= targetLength {
-                groups[groups.count - 1].append(region)
-            } else {
-                groups.append([region])
+            for piece in region.duration > targetLength ? region.pieces : [region] {
+                if let first = groups.last?.first, piece.end - first.start <= targetLength {
+                    groups[groups.count - 1].append(piece)
+                } else {
+                    groups.append([piece])
+                }
             }
         }
         var chunks: [PlannedChunk] = []
         for group in groups {
+            // Every stretch between pauses, so the check for speech without words (a decoder that
+            // skipped to its segment's end) looks at each.
+            let speech = group.flatMap(\.pieces)
             let windows = split((group.first!.start, group.last!.end))
             for (i, window) in windows.enumerated() {
                 let keepFrom = i == 0 ? nil : (window.start + windows[i - 1].end) / 2
                 let keepUntil = i == windows.count - 1 ? nil : (windows[i + 1].start + window.end) / 2
                 chunks.append(PlannedChunk(index: chunks.count, start: window.start, end: window.end, keepFrom: keepFrom, keepUntil: keepUntil,
-                                           speech: group.count > 1 ? group : []))
+                                           speech: speech.count > 1 ? speech : []))
             }
         }
         return chunks
@@ -85,8 +93,20 @@ public struct ChunkPlanner: Sendable {
             placed[i].keepFrom = middle
             placed[i - 1].keepUntil = middle
         }
+        // Windows that meet in a pause the detector found meet at its quietest moment: the
+        // detector's pause is only as precise as its 32 ms frames and its padding.
+        for i in placed.indices.dropFirst() where placed[i].start == placed[i - 1].end && placed[i].keepFrom == nil {
+            let pause = placed[i].start
+            let from = max(placed[i - 1].start, pause - Self.pauseSearch)
+            let to = min(placed[i].end, pause + Self.pauseSearch, placed[i - 1].start + targetLength)
+            let quiet = to - from < 0.1 ? pause : try Self.quietest(in: audio, from: from, to: to, nearest: .start)
+            (placed[i - 1].end, placed[i].start) = (quiet, quiet)
+        }
         return placed
     }
+
+    /// How far either side of a pause the detector found two windows may meet.
+    static let pauseSearch = 0.4
 
     /// A window's `start` and `end`, those `moving` (edges that cut through speech) moved inward, by
     /// at most `edgeSearch`, to the quietest moment there.

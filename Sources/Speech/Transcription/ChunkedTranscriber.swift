@@ -150,6 +150,9 @@ public final class ChunkedTranscriber: Sendable {
                           checkedBy: crossChecked ? modern.flatMap { engines.crossChecker(for: plan.language, of: $0.identity)?.identity } : nil)
     }
 
+    /// Seconds of speech one word may account for when judging what a window heard.
+    static let longestWord = 2.0
+
     /// A window ahead of the cursor smaller than this would only repeat the one before it.
     static let minimumAdvance = 1.0
     /// An engine that stopped this close to a window's end heard all of it (Whisper's times are
@@ -171,7 +174,7 @@ public final class ChunkedTranscriber: Sendable {
 
     /// The speech after `cursor` (a region the cursor falls in starts there).
     static func regions(_ regions: [SpeechRegion], after cursor: Double) -> [SpeechRegion] {
-        regions.compactMap { $0.end > cursor ? SpeechRegion(start: max($0.start, cursor), end: $0.end) : nil }
+        regions.compactMap { $0.end > cursor ? $0.clipped(from: cursor, to: $0.end) : nil }
     }
 
     /// `following`: where the next chunk starts, when known. Whisper stops rather than pay an
@@ -280,7 +283,9 @@ public final class ChunkedTranscriber: Sendable {
     ) throws -> Heard {
         func withRest(_ engine: any SpeechEngine, hearing clip: MonoAudio, nextWindowFrom: Double?) throws -> HeardWindow {
             var heard = try listen(clip, with: engine, language: language, nextWindowFrom: nextWindowFrom, cancellation: cancellation)
-            let lastWordEnd = heard.words.map(\.end).max() ?? .infinity
+            // Whisper sometimes skips to its segment's end and stretches the last word it said
+            // there ("here." timed 827.98-851.28 s over 23 s of unheard speech): no word lasts longer.
+            let lastWordEnd = heard.words.map { min($0.end, $0.start + Self.longestWord) }.max() ?? .infinity
             let unheard = speech.filter { $0.start >= lastWordEnd && $0.start < heard.heardUntil }
             if let first = unheard.first, unheard.reduce(0, { $0 + $1.duration }) >= 0.5 {
                 if let nextWindowFrom, first.start >= nextWindowFrom {

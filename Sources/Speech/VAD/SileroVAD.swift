@@ -90,18 +90,20 @@ public final class SileroVAD: SpeechDetector, @unchecked Sendable {
     }
 
     /// Spans in seconds from the first sample, placed on the file's timeline and kept inside the
-    /// audio (the model pads the last window past the end); spans that meet are joined.
+    /// audio (the model pads the last window past the end); spans that meet are joined, and where
+    /// they met is a pause of the region.
     static func regions(_ spans: [(start: Double, end: Double)], in audio: MonoAudio) -> [SpeechRegion] {
         var regions: [SpeechRegion] = []
         for span in spans {
             let start = max(audio.startTime, audio.startTime + span.start)
             let end = min(audio.endTime, audio.startTime + span.end)
             guard end > start else { continue }
-            // Padding that meets is split by the library, to the centisecond.
+            let region = SpeechRegion(start: start, end: end)
+            // Padding that meets is split by the library, to the centisecond, in the pause.
             if let last = regions.last, start <= last.end + 0.011 {
-                regions[regions.count - 1].end = max(last.end, end)
+                regions[regions.count - 1] = last.joined(with: region, pausedAt: true)
             } else {
-                regions.append(SpeechRegion(start: start, end: end))
+                regions.append(region)
             }
         }
         return regions

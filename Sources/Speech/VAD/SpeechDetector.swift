@@ -4,13 +4,41 @@ import CapforgeCore
 public struct SpeechRegion: Sendable, Equatable, Hashable, Codable {
     public var start: Double
     public var end: Double
+    /// Moments inside where the speech paused long enough to end a region, but the context kept
+    /// on both sides of the pause met, so the detector joined the two: a window may open or close
+    /// there without cutting a word.
+    public var pauses: [Double]
 
-    public init(start: Double, end: Double) {
+    public init(start: Double, end: Double, pauses: [Double] = []) {
         self.start = start
         self.end = end
+        self.pauses = pauses.filter { $0 > start && $0 < end }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(start: try container.decode(Double.self, forKey: .start), end: try container.decode(Double.self, forKey: .end),
+                  pauses: try container.decodeIfPresent([Double].self, forKey: .pauses) ?? [])
     }
 
     public var duration: Double { end - start }
+
+    /// The part of the region from `from` to `to`, with the pauses inside it.
+    public func clipped(from: Double, to: Double) -> SpeechRegion {
+        SpeechRegion(start: max(start, from), end: min(end, to), pauses: pauses)
+    }
+
+    /// The region and `next` (which starts where this one ends, or inside it) as one; `pausedAt`:
+    /// where they met is a pause rather than a cut.
+    func joined(with next: SpeechRegion, pausedAt: Bool) -> SpeechRegion {
+        SpeechRegion(start: start, end: max(end, next.end), pauses: pauses + (pausedAt ? [next.start] : []) + next.pauses)
+    }
+
+    /// The region cut at its pauses, in order (itself when it has none).
+    public var pieces: [SpeechRegion] {
+        let edges = [start] + pauses + [end]
+        return zip(edges, edges.dropFirst()).map { SpeechRegion(start: $0, end: $1) }
+    }
 }
 
 /// Finds where speech is, so only that audio reaches a recogniser.
@@ -35,13 +63,14 @@ extension SpeechDetector {
         while blockStart < source.endTime {
             let blockEnd = min(source.endTime, blockStart + block)
             let audio = try source.slice(from: blockStart - context, to: blockEnd + context)
-            for region in try speechRegions(in: audio) {
-                let start = max(region.start, blockStart), end = min(region.end, blockEnd)
-                guard end > start else { continue }
-                if let last = regions.last, start <= last.end + 0.011 {
-                    regions[regions.count - 1].end = max(last.end, end)
+            for found in try speechRegions(in: audio) {
+                let region = found.clipped(from: blockStart, to: blockEnd)
+                guard region.end > region.start else { continue }
+                // A block edge is a cut, not a pause.
+                if let last = regions.last, region.start <= last.end + 0.011 {
+                    regions[regions.count - 1] = last.joined(with: region, pausedAt: false)
                 } else {
-                    regions.append(SpeechRegion(start: start, end: end))
+                    regions.append(region)
                 }
             }
             blockStart = blockEnd

@@ -1,4 +1,5 @@
 import CapforgeCore
+import Foundation
 import Speech
 import Testing
 
@@ -41,6 +42,40 @@ import Testing
             #expect(a.keepUntil == b.keepFrom && abs((a.keepUntil ?? 0) - (a.end + b.start) / 2) < 1e-9)
         }
         #expect(placed.allSatisfy { $0.duration <= 30 + 1e-9 })
+    }
+
+    /// Speech longer than a window with pauses in it is cut at the last pause each window
+    /// reaches: windows that meet in a pause cut no word, so they need no overlap.
+    @Test func longSpeechIsCutAtItsPausesWithoutOverlap() {
+        let chunks = planner.plan(regions: [SpeechRegion(start: 10, end: 80, pauses: [22, 37, 45, 61, 70])])
+        #expect(chunks.map { [$0.start, $0.end] } == [[10, 37], [37, 61], [61, 80]])
+        #expect(chunks.allSatisfy { $0.keepFrom == nil && $0.keepUntil == nil })
+        #expect(chunks.map { $0.speech.map(\.start) } == [[10, 22], [37, 45], [61, 70]], "each stretch between pauses is checked for words")
+    }
+
+    /// A stretch between two pauses longer than a window is still cut evenly, with overlap.
+    @Test func unbrokenSpeechBetweenPausesIsCutWithOverlap() {
+        let chunks = planner.plan(regions: [SpeechRegion(start: 0, end: 70, pauses: [10])])
+        #expect(chunks.first.map { [$0.start, $0.end] } == [0, 10])
+        #expect(chunks.dropFirst().first?.start == 10 && chunks.last?.end == 70)
+        for (a, b) in zip(chunks.dropFirst(), chunks.dropFirst(2)) {
+            #expect(a.end - b.start >= 3 - 1e-9 && a.keepUntil == b.keepFrom)
+        }
+        #expect(chunks.allSatisfy { $0.duration <= 30 + 1e-9 })
+    }
+
+    /// Pauses inside speech that fits a window leave the window whole; its stretches of speech
+    /// (checked for words afterwards) are those between pauses.
+    @Test func pausesInsideAWindowLeaveItWhole() {
+        let chunks = planner.plan(regions: [SpeechRegion(start: 1, end: 25, pauses: [10]), SpeechRegion(start: 27, end: 29)])
+        #expect(chunks.map { [$0.start, $0.end] } == [[1, 29]])
+        #expect(chunks.first?.speech == [SpeechRegion(start: 1, end: 10), SpeechRegion(start: 10, end: 25), SpeechRegion(start: 27, end: 29)])
+    }
+
+    /// Journals written before regions had pauses still resume.
+    @Test func aRegionWithoutPausesDecodes() throws {
+        let region = try JSONDecoder().decode(SpeechRegion.self, from: Data(#"{"start": 1, "end": 2}"#.utf8))
+        #expect(region == SpeechRegion(start: 1, end: 2))
     }
 
     @Test func silenceGivesNoChunks() throws {

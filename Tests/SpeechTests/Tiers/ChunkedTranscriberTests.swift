@@ -191,6 +191,24 @@ import Testing
         #expect(zip(t.words, t.words.dropFirst()).allSatisfy { $0.start < $1.start })
     }
 
+    /// Whisper sometimes skips to its segment's end and stretches the last word it said over
+    /// the speech it skipped: that speech is heard again all the same.
+    @Test func speechUnderAStretchedLastWordIsRecognisedAgain() throws {
+        let paused = burstAudio(seconds: 30, bursts: [(2, 6), (11, 15), (16, 18)])
+        func word(_ text: String, _ start: Double, _ end: Double) -> Word {
+            Word(text: text, start: start, end: end, confidence: 0.9, tier: .modern, engine: "whisper")
+        }
+        let engine = ScriptedEngine(calls: [
+            [word("first", 2, 3), word("stretched", 3, 17.9)],
+            [word("second", 11, 12), word("third", 16, 17)],
+        ])
+        let t = try ChunkedTranscriber(engines: TierEngines(modern: [engine], basic: []), calibration: CalibrationTable(engines: [:]))
+            .transcribe(paused, plan: english)
+        #expect(engine.windows.count == 2, "\(engine.windows)")
+        #expect(engine.windows.last.map { $0.lowerBound > 6 && $0.lowerBound < 11 } == true, "\(engine.windows)")
+        #expect(t.words.map(\.text) == ["first", "stretched", "second", "third"])
+    }
+
     /// One long stretch (sounds 1.6 s long, 0.4 s apart) planned as three 30 s windows that
     /// overlap by about 10 s, heard by an engine that hears 20 s at a time: where what it left
     /// over lies inside the next window, it stops there instead of paying another pass; elsewhere

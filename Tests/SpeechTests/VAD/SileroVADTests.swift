@@ -53,10 +53,23 @@ import Testing
         #expect(zip(base, moved).allSatisfy { abs($1.start - $0.start - 100) < 1e-6 && abs($1.end - $0.end - 100) < 1e-6 })
     }
 
-    @Test func spansAreClampedToTheAudioAndMeetingOnesJoined() {
+    /// Spans that meet met in a pause (the library splits padding that meets): joined, the
+    /// meeting point kept as a pause where a window may open.
+    @Test func spansAreClampedToTheAudioAndMeetingOnesJoinedAtAPause() {
         let audio = MonoAudio(samples: [Float](repeating: 0, count: 16_000 * 10), startTime: 5)
         let regions = SileroVAD.regions([(0, 1.5), (1.5, 3), (4, 6), (9.5, 10.2)], in: audio)
-        #expect(regions == [SpeechRegion(start: 5, end: 8), SpeechRegion(start: 9, end: 11), SpeechRegion(start: 14.5, end: 15)])
+        #expect(regions == [SpeechRegion(start: 5, end: 8, pauses: [6.5]), SpeechRegion(start: 9, end: 11), SpeechRegion(start: 14.5, end: 15)])
+    }
+
+    /// A block edge joins two regions without a pause; the pauses inside each block are kept.
+    @Test func blockwiseDetectionKeepsThePausesAndAddsNone() throws {
+        let audio = try VADFixtures.audio("librivox.mp4")
+        let silero = try VADFixtures.silero.get()
+        let whole = try silero.speechRegions(in: audio).flatMap(\.pauses)
+        let blockwise = try silero.speechRegions(across: audio, block: 7, context: 4).flatMap(\.pauses)
+        #expect(!whole.isEmpty)
+        #expect(blockwise.allSatisfy { pause in whole.contains { abs($0 - pause) < 0.1 } }, "\(blockwise) vs \(whole)")
+        #expect(whole.filter { pause in !blockwise.contains { abs($0 - pause) < 0.1 } }.count <= 1, "\(blockwise) vs \(whole)")
     }
 
     @Test func aMissingModelSaysHowToInstallIt() {
