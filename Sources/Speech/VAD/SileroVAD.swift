@@ -98,13 +98,8 @@ public final class SileroVAD: SpeechDetector, @unchecked Sendable {
             let start = max(audio.startTime, audio.startTime + span.start)
             let end = min(audio.endTime, audio.startTime + span.end)
             guard end > start else { continue }
-            let region = SpeechRegion(start: start, end: end)
-            // Padding that meets is split by the library, to the centisecond, in the pause.
-            if let last = regions.last, start <= last.end + 0.011 {
-                regions[regions.count - 1] = last.joined(with: region, pausedAt: true)
-            } else {
-                regions.append(region)
-            }
+            // Padding that meets is split by the library, in the pause.
+            regions.append(SpeechRegion(start: start, end: end), meetingIsPause: true)
         }
         return regions
     }

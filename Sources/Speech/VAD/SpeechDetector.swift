@@ -30,7 +30,7 @@ public struct SpeechRegion: Sendable, Equatable, Hashable, Codable {
 
     /// The region and `next` (which starts where this one ends, or inside it) as one; `pausedAt`:
     /// where they met is a pause rather than a cut.
-    func joined(with next: SpeechRegion, pausedAt: Bool) -> SpeechRegion {
+    fileprivate func joined(with next: SpeechRegion, pausedAt: Bool) -> SpeechRegion {
         SpeechRegion(start: start, end: max(end, next.end), pauses: pauses + (pausedAt ? [next.start] : []) + next.pauses)
     }
 
@@ -38,6 +38,18 @@ public struct SpeechRegion: Sendable, Equatable, Hashable, Codable {
     public var pieces: [SpeechRegion] {
         let edges = [start] + pauses + [end]
         return zip(edges, edges.dropFirst()).map { SpeechRegion(start: $0, end: $1) }
+    }
+}
+
+extension [SpeechRegion] {
+    /// Appends `region`, joined to the last region when the two meet (to the centisecond, the
+    /// library's resolution); `meetingIsPause`: where they met is a pause rather than a cut.
+    mutating func append(_ region: SpeechRegion, meetingIsPause: Bool) {
+        if let last, region.start <= last.end + 0.011 {
+            self[count - 1] = last.joined(with: region, pausedAt: meetingIsPause)
+        } else {
+            append(region)
+        }
     }
 }
 
@@ -67,11 +79,7 @@ extension SpeechDetector {
                 let region = found.clipped(from: blockStart, to: blockEnd)
                 guard region.end > region.start else { continue }
                 // A block edge is a cut, not a pause.
-                if let last = regions.last, region.start <= last.end + 0.011 {
-                    regions[regions.count - 1] = last.joined(with: region, pausedAt: false)
-                } else {
-                    regions.append(region)
-                }
+                regions.append(region, meetingIsPause: false)
             }
             blockStart = blockEnd
         }
