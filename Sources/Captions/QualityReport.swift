@@ -25,7 +25,9 @@ public struct QualityReport: Codable, Sendable, Equatable {
 
     static let repeatRun = 3
     static let sparseDuration = 4000
-    static let sparseSpeed = 4.0
+    /// A long cue read at under this share of its profile's top reading speed is sparse: 4
+    /// characters/s in English, 1.8 in Chinese (where 16 characters over 4.8 s is ordinary speech).
+    static let sparseShare = 0.2
 
     public var cueCount: Int
     /// Count of cues breaking each rule; every rule is listed.
@@ -51,7 +53,7 @@ public struct QualityReport: Codable, Sendable, Equatable {
         let seconds = words.reduce(into: [Tier: Double]()) { $0[$1.tier, default: 0] += max(0, $1.duration) }
         let total = seconds.values.reduce(0, +)
         speechShareByTier = Dictionary(uniqueKeysWithValues: Tier.allCases.map { ($0.rawValue, total > 0 ? Self.rounded((seconds[$0] ?? 0) / total) : 0) })
-        warnings = Self.repeatedLines(cues) + Self.sparseCues(cues)
+        warnings = Self.repeatedLines(cues) + Self.sparseCues(cues, profile: rules.profile)
     }
 
     public var violationCount: Int { violations.values.reduce(0, +) }
@@ -92,10 +94,10 @@ public struct QualityReport: Codable, Sendable, Equatable {
         return warnings
     }
 
-    private static func sparseCues(_ cues: [Cue]) -> [Warning] {
+    private static func sparseCues(_ cues: [Cue], profile: CaptionProfile) -> [Warning] {
         cues.enumerated().compactMap { index, cue in
-            let speed = Double(TextMetrics.characterCount(cue.lines)) * 1000 / Double(max(cue.duration, 1))
-            guard cue.duration >= sparseDuration && speed < sparseSpeed else { return nil }
+            let speed = profile.readingLength(cue.lines) * 1000 / Double(max(cue.duration, 1))
+            guard cue.duration >= sparseDuration && speed < sparseShare * profile.maxCharactersPerSecond else { return nil }
             return Warning(kind: .sparseLongCue, cue: index + 1,
                            message: String(format: "%.1f s for only \"%@\"; text over silence or music may be invented", Double(cue.duration) / 1000, cue.text.replacingOccurrences(of: "\n", with: " ")))
         }

@@ -97,6 +97,17 @@ import Testing
         }
     }
 
+    @Test func sparseCuesAreJudgedAtTheLanguagesReadingSpeed() throws {
+        let chinese = try CueRules(profile: #require(try Lint.profile(named: "netflix-zh")), framesPerSecond: 25)
+        // 16 characters over 4.8 s is ordinary Mandarin; 2 over 6 s is not.
+        let cues = [Cue(start: 0, end: 4800, lines: ["可惜那天早上起得太晚", "没能看到日出"]), Cue(start: 6000, end: 12000, lines: ["音乐"])]
+        let report = QualityReport(cues: cues, words: [], rules: chinese, lowConfidenceThreshold: 0.5)
+        #expect(report.warnings.map(\.cue) == [2])
+        let english = try CueRules(profile: .netflixEnglish, framesPerSecond: 25)
+        let sixteenLetters = [Cue(start: 0, end: 4800, lines: ["It is all right."])]
+        #expect(QualityReport(cues: sixteenLetters, words: [], rules: english, lowConfidenceThreshold: 0.5).warnings.map(\.kind) == [.sparseLongCue])
+    }
+
     @Test func qualityReportWarnsAboutLoopsAndSparseCues() throws {
         let rules = try CueRules(profile: .netflixEnglish, framesPerSecond: 25)
         let cues = (0..<4).map { Cue(start: $0 * 2000, end: $0 * 2000 + 1500, lines: ["Thank you."]) }
