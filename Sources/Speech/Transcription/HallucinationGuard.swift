@@ -3,6 +3,9 @@ import CapforgeCore
 /// Recognisers (Whisper above all) write fluent text over music, tones, noise and silence:
 /// "Music playing.", "Thank you.", "This is the end of this video." The speech detector's
 /// regions are the cross-check, with the word's own evidence as the second opinion:
+/// - a phrase said over and over mostly outside every region is a decoder looping over sound
+///   the detector heard no speech in, and is dropped whole, copies over a stray region included
+///   (Whisper loops as surely over tones as over speech, and a second decoding loops again);
 /// - a run of words outside every region is dropped when a second signal agrees (a word
 ///   stretched beyond anything speakable, or an engine that barely believed it); it is kept and
 ///   marked low-confidence when in doubt: when nothing else speaks against it, or when it runs
@@ -40,7 +43,11 @@ public struct HallucinationGuard: Sendable {
 
     /// `words` in time order; `speech` the detector's regions, in order.
     public func check(_ words: [Word], speech: [SpeechRegion]) -> Verdict {
-        var verdict = Verdict(kept: [], dropped: [], flagged: 0)
+        let loops = RepetitionGuard.runs(in: words.map(\.text.spellingKey)).map(\.words)
+            .filter { run in 2 * run.filter { !isOverSpeech(words[$0], speech) }.count > run.count }
+        let looped = Set(loops.joined())
+        var verdict = Verdict(kept: [], dropped: looped.sorted().map { words[$0] }, flagged: 0)
+        let words = words.enumerated().filter { !looped.contains($0.offset) }.map(\.element)
         var index = 0
         while index < words.count {
             guard !isOverSpeech(words[index], speech) else {

@@ -33,20 +33,29 @@ enum RepetitionGuard {
     }
 
     /// A loop: the segments holding it, and how many of its occurrences the audio backs (0 for
-    /// a token loop).
+    /// a token loop); for a repeated phrase, the phrase (spelling keys) and how often it came.
     struct Loop: Equatable {
         var segments: Range<Int>
         var backedOccurrences: Int
+        var phrase: [String] = []
+        var repeats = 0
+
+        func shifted(by offset: Int) -> Loop {
+            var loop = self
+            loop.segments = (segments.lowerBound + offset)..<(segments.upperBound + offset)
+            return loop
+        }
     }
 
     /// The first loop, or nil when there is none. `bursts`: the audio's, from `LoudnessEnvelope`.
     static func firstLoop(in segments: [DecodedSegment], endOfText: Int32, bursts: [Range<Int64>]) -> Loop? {
         let words = flattened(segments, endOfText: endOfText)
-        let phraseLoop = runs(in: words.map { normalisedKey($0.tokens) }).lazy.compactMap { run -> Loop? in
+        let keys = words.map { normalisedKey($0.tokens) }
+        let phraseLoop = runs(in: keys).lazy.compactMap { run -> Loop? in
             let backed = supported(run, words: words, bursts: bursts)
             guard backed.contains(false) else { return nil }
             return Loop(segments: words[run.start].segment..<(words[run.words.upperBound - 1].segment + 1),
-                        backedOccurrences: backed.filter { $0 }.count)
+                        backedOccurrences: backed.filter { $0 }.count, phrase: Array(keys[run.occurrence(0)]), repeats: run.repeats)
         }.first
         let tokenLoop = segments.firstIndex { segment in
             WordAssembler.group(segment.tokens, endOfText: endOfText).contains { longestRun(of: $0.map(\.id)) >= tokenRepeats }
@@ -60,23 +69,60 @@ enum RepetitionGuard {
         }
     }
 
+    /// The most times in a row `segments` say `phrase` (spelling keys; 0 for none).
+    static func timesInARow(_ phrase: [String], in segments: [DecodedSegment], endOfText: Int32) -> Int {
+        guard !phrase.isEmpty else { return 0 }
+        let keys = flattened(segments, endOfText: endOfText).map { normalisedKey($0.tokens) }
+        var best = 0
+        for start in keys.indices {
+            var times = 0
+            while start + (times + 1) * phrase.count <= keys.count,
+                  keys[(start + times * phrase.count)..<(start + (times + 1) * phrase.count)].elementsEqual(phrase) {
+                times += 1
+            }
+            best = max(best, times)
+        }
+        return best
+    }
+
+    /// `segments` with their first run of `phrase` cut to its first `count` occurrences (and, as
+    /// `collapsed`, token runs inside a word cut to one token).
+    static func trimmed(_ segments: [DecodedSegment], repeating phrase: [String], to count: Int, endOfText: Int32) -> [DecodedSegment] {
+        withoutRepeats(segments, endOfText: endOfText) { runs, _, keys in
+            guard let run = runs.first(where: { $0.length == phrase.count && keys[$0.occurrence(0)].elementsEqual(phrase) }),
+                  count < run.repeats else { return [] }
+            return (count..<run.repeats).flatMap { run.occurrence($0) }
+        }
+    }
+
     /// The segments with token runs inside a word cut to one token and, in every looping run, only the
     /// occurrences the audio backs (at least the first); special tokens are dropped (they carry
     /// no words) and segments left without words disappear.
     static func collapsed(_ segments: [DecodedSegment], endOfText: Int32, bursts: [Range<Int64>]) -> [DecodedSegment] {
+        withoutRepeats(segments, endOfText: endOfText) { runs, words, _ in
+            runs.flatMap { run -> [Int] in
+                var backed = supported(run, words: words, bursts: bursts)
+                guard backed.contains(false) else { return [] }
+                if !backed.contains(true) { backed[0] = true }
+                return backed.indices.filter { !backed[$0] }.flatMap { run.occurrence($0) }
+            }
+        }
+    }
+
+    /// `segments` with token runs inside a word cut to one token, without the words (indices)
+    /// `dropping` picks given their runs of repeats; segments left without words disappear.
+    private static func withoutRepeats(
+        _ segments: [DecodedSegment], endOfText: Int32,
+        dropping: (_ runs: [Run], _ words: [(segment: Int, tokens: [DecodedToken])], _ keys: [String]) -> [Int]
+    ) -> [DecodedSegment] {
         var result = segments.map { segment in
             var segment = segment
             segment.tokens = WordAssembler.group(segment.tokens, endOfText: endOfText).flatMap(withoutTokenRuns)
             return segment
         }
         let words = flattened(result, endOfText: endOfText)
-        var dropped = Set<Int>()
-        for run in runs(in: words.map { normalisedKey($0.tokens) }) {
-            var backed = supported(run, words: words, bursts: bursts)
-            guard backed.contains(false) else { continue }
-            if !backed.contains(true) { backed[0] = true }
-            for (i, kept) in backed.enumerated() where !kept { dropped.formUnion(run.occurrence(i)) }
-        }
+        let keys = words.map { normalisedKey($0.tokens) }
+        let dropped = Set(dropping(runs(in: keys), words, keys))
         for index in result.indices {
             result[index].tokens = words.indices.filter { words[$0].segment == index && !dropped.contains($0) }.flatMap { words[$0].tokens }
         }

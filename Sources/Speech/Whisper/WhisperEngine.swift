@@ -124,22 +124,37 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
         let decodedIn = requested ?? WhisperLanguages.language(of: context.decodedLanguageID) ?? .english
         var redecoded = 0
         let bursts = LoudnessEnvelope(audio.samples[...]).bursts()
-        // Occurrences the audio backs are speech; the copies beyond them are cut. A loop that
-        // hides what was said (one occurrence or none backed) is decoded again; a re-decode may
+        // A run of repeats is decoded again on its own, with no text before it to copy. Heard
+        // repeating again, it is a speaker repeating themselves, kept as often as both decodings
+        // agree (the audio's bursts cannot tell: "word, word, word" said without pauses is one
+        // burst, and Whisper times repeats loosely); a loop over music or tones repeats again too,
+        // and the hallucination guard drops it against the speech detector. Repeats not heard
+        // again are cut to the occurrences the audio backs, and a loop that hides what was said
+        // (one occurrence or none backed) takes the re-decoding's words instead. A re-decode may
         // loop again or form a new loop with its neighbours, so the passes are bounded, and
-        // whatever still loops after them is cut to what the audio backs.
-        while redecoded <= segments.count, let loop = RepetitionGuard.firstLoop(in: segments, endOfText: endOfText, bursts: bursts) {
+        // whatever still loops after them is cut to what the audio backs. Segments before
+        // `settled` hold only repeats heard twice.
+        var settled = 0
+        func firstLoop() -> RepetitionGuard.Loop? {
+            RepetitionGuard.firstLoop(in: Array(segments[settled...]), endOfText: endOfText, bursts: bursts).map { $0.shifted(by: settled) }
+        }
+        while redecoded <= segments.count, let loop = firstLoop() {
             let span = Array(segments[loop.segments])
-            if loop.backedOccurrences >= 2 {
-                segments.replaceSubrange(loop.segments, with: RepetitionGuard.collapsed(span, endOfText: endOfText, bursts: bursts))
-                continue
-            }
             redecoded += 1
             let again = try redecode(span, of: audio.samples, language: decodedIn.code, task: task, cancellation: cancellation, began: began)
-            segments.replaceSubrange(loop.segments, with: RepetitionGuard.collapsed(again, endOfText: endOfText, bursts: bursts))
+            let heardAgain = RepetitionGuard.timesInARow(loop.phrase, in: again, endOfText: endOfText)
+            if heardAgain >= 2 {
+                let speech = RepetitionGuard.trimmed(span, repeating: loop.phrase, to: max(loop.backedOccurrences, min(loop.repeats, heardAgain)),
+                                                     endOfText: endOfText)
+                segments.replaceSubrange(loop.segments, with: speech)
+                settled = loop.segments.lowerBound + speech.count
+                continue
+            }
+            segments.replaceSubrange(loop.segments, with: RepetitionGuard.collapsed(loop.backedOccurrences >= 2 ? span : again,
+                                                                                    endOfText: endOfText, bursts: bursts))
         }
-        if RepetitionGuard.firstLoop(in: segments, endOfText: endOfText, bursts: bursts) != nil {
-            segments = RepetitionGuard.collapsed(segments, endOfText: endOfText, bursts: bursts)
+        if firstLoop() != nil {
+            segments.replaceSubrange(settled..., with: RepetitionGuard.collapsed(Array(segments[settled...]), endOfText: endOfText, bursts: bursts))
         }
         segments.removeAll { !NoSpeechFilter.keeps($0, samples: audio.samples) }
 

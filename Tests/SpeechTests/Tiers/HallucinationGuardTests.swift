@@ -37,6 +37,18 @@ import Testing
         #expect(verdict.kept.allSatisfy { $0.score <= HallucinationGuard.flaggedConfidence })
     }
 
+    @Test func aConfidentLoopOverNoSpeechIsDropped() {
+        // tiny.en over the tones fixture: one sentence, sure of itself, again and again.
+        let sentence = ["I'm", "not", "sure", "what", "you're", "doing."]
+        let words = (0..<3).flatMap { copy in sentence.enumerated().map { word($1, Double(copy * 3) + Double($0) * 0.4, Double(copy * 3) + Double($0) * 0.4 + 0.3) } }
+        let verdict = guardian.check(words, speech: [SpeechRegion(start: 20, end: 22)])
+        #expect(verdict.kept.isEmpty && verdict.dropped == words)
+        // The detector's stray region under the last copy does not save it: the loop goes whole.
+        #expect(guardian.check(words, speech: [SpeechRegion(start: 6, end: 9)]).kept.isEmpty)
+        // Said once, the same confident words are quiet speech the detector may have missed.
+        #expect(guardian.check(Array(words.prefix(6)), speech: [SpeechRegion(start: 20, end: 22)]).flagged == 6)
+    }
+
     @Test func mistimedWordsThatRunIntoSpeechAreKeptAndMarked() {
         // Whisper spread the first words of a reading over the music before it.
         let words = [word("And", 1.2, 1.6), word("Mr.", 1.6, 4.3), word("John", 4.3, 6.5), word("Dashwood", 6.5, 10.8),

@@ -119,6 +119,17 @@ import TestSupport
         #expect(zip(amiable, amiable.dropFirst()).allSatisfy { abs($1 - $0 - period) < 1.0 }, "\(amiable)")
     }
 
+    /// A word said five times without a pause between is one burst of sound, so the audio alone
+    /// backs two of the copies at most; decoded again on its own, the stretch repeats the word
+    /// again, so the repeats are speech and stay (the guard used to cut them to two).
+    @Test func aWordSaidFiveTimesWithoutPausesKeepsItsRepeats() throws {
+        let engine = try WhisperFixtures.tinyEnEngine.get()
+        let speech = try BasicTestAudio.synthesised("And here's some more: word word word word word, and that should be all of them.", voice: "en-us")
+        let words = try engine.transcribe(MonoAudio(samples: speech), language: .english, cancellation: Cancellation())
+        let text = WER.words(words.map(\.text).joined(separator: " "))
+        #expect(text.filter { $0 == "word" }.count >= 4, "\(text)")
+    }
+
     @Test func libraryLogGoesToTheHandler() throws {
         let lines = LockedLines()
         WhisperLibrary.setLogHandler { lines.append($0) }

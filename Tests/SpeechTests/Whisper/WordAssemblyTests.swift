@@ -103,9 +103,23 @@ import Testing
         // Sound only under the first "and then he said" (0–120 cs) and "it" (360–390 cs).
         let looping = segment(words("and then he said and then he said and then he said it"))
         let heard = audio(length: 400, sounds: [10..<110, 362..<388])
-        #expect(RepetitionGuard.firstLoop(in: [looping], endOfText: Self.eot, bursts: heard)
-            == RepetitionGuard.Loop(segments: 0..<1, backedOccurrences: 1))
+        let loop = RepetitionGuard.firstLoop(in: [looping], endOfText: Self.eot, bursts: heard)
+        #expect(loop == RepetitionGuard.Loop(segments: 0..<1, backedOccurrences: 1, phrase: ["and", "then", "he", "said"], repeats: 3))
         #expect(text(RepetitionGuard.collapsed([looping], endOfText: Self.eot, bursts: heard)) == ["and", "then", "he", "said", "it"])
+    }
+
+    /// What a re-decoding says of a loop's phrase, and the loop cut to as many copies as both agree on.
+    @Test func repeatsHeardAgainAreCountedAndTrimmed() {
+        let phrase = ["and", "then", "he", "said"]
+        #expect(RepetitionGuard.timesInARow(phrase, in: [segment(words("and then he said it"))], endOfText: Self.eot) == 1)
+        #expect(RepetitionGuard.timesInARow(phrase, in: [segment(words("so and then he said and then he said it"))], endOfText: Self.eot) == 2)
+        #expect(RepetitionGuard.timesInARow(phrase, in: [segment(words("then he said it"))], endOfText: Self.eot) == 0)
+        #expect(RepetitionGuard.timesInARow([], in: [segment(words("it it it"))], endOfText: Self.eot) == 0)
+        let looping = [segment(words("so")), segment(words("word word word word word word and")), segment(words("done"), at: 400)]
+        #expect(text(RepetitionGuard.trimmed(looping, repeating: ["word"], to: 4, endOfText: Self.eot))
+            == ["so", "word", "word", "word", "word", "and", "done"])
+        #expect(text(RepetitionGuard.trimmed(looping, repeating: ["word"], to: 6, endOfText: Self.eot)).count == 9)
+        #expect(text(RepetitionGuard.trimmed(looping, repeating: ["other"], to: 1, endOfText: Self.eot)).count == 9)
     }
 
     @Test func aPhraseSaidThreeTimesWithItsOwnSoundEachTimeIsKept() {
