@@ -99,6 +99,7 @@ extension CaptionPipeline {
             }
         }
         marks += transcript.droppedWords.map { .init(start: $0.start, end: $0.end, kind: .dropped, text: "dropped “\($0.text)”: heard where the speech detector found no speech") }
+        marks += transcript.loopCuts.map { .init(start: $0.start, end: $0.end, kind: .dropped, text: "the recogniser looped: wrote “\($0.heard)”, kept “\($0.kept)”") }
         return marks
     }
 

@@ -261,11 +261,16 @@ public final class CaptionPipeline: Sendable {
     /// What the hallucination guard, the seams and arbitration did, in words the user reads.
     static func transcriptWarnings(_ transcript: Transcript) -> [String] {
         var warnings: [String] = []
+        func excerpt(_ words: [String]) -> String { words.prefix(12).joined(separator: " ") + (words.count > 12 ? " …" : "") }
         let dropped = transcript.droppedWords
         if let first = dropped.first, let last = dropped.last {
-            let text = dropped.prefix(12).map(\.text).joined(separator: " ") + (dropped.count > 12 ? " …" : "")
             warnings.append("dropped \(dropped.count) word(s) heard where the speech detector found no speech (music, noise or silence), "
-                + "\(Format.duration(first.start))–\(Format.duration(last.end)): “\(text)”")
+                + "\(Format.duration(first.start))–\(Format.duration(last.end)): “\(excerpt(dropped.map(\.text)))”")
+        }
+        if let first = transcript.loopCuts.first {
+            let words = { (text: String) in excerpt(text.split(separator: " ").map(String.init)) }
+            warnings.append("the recogniser looped \(transcript.loopCuts.count) time(s) and copies the audio did not back were cut, "
+                + "first at \(Format.duration(first.start)): wrote “\(words(first.heard))”, kept “\(words(first.kept))”; the JSON lists each (loopCuts)")
         }
         if transcript.wordsOverNoSpeech > 0 {
             warnings.append("\(transcript.wordsOverNoSpeech) word(s) lie where the speech detector found no speech; kept and marked low-confidence")

@@ -59,6 +59,8 @@ public struct Transcript: Codable, Sendable, Equatable {
     public var droppedWords: [Word]
     /// How many of `words` lie over no speech and were kept, marked low-confidence.
     public var wordsOverNoSpeech: Int
+    /// Where the recogniser looped and the copies the audio did not back were cut.
+    public var loopCuts: [LoopCut]
     /// The doubted stretches `--tier arbitrate` gave a second opinion, in time order.
     public var arbitrations: [ArbitrationVerdict]
     /// Seams between windows that disagreed and whose refereeing window failed ("at 192.3 s:
@@ -73,7 +75,7 @@ public struct Transcript: Codable, Sendable, Equatable {
 
     public init(language: Language, words: [Word], engines: [EngineIdentity] = [], chunks: [ChunkRecord] = [], duration: Double,
                 speechDetector: String? = nil, droppedWords: [Word] = [], wordsOverNoSpeech: Int = 0,
-                arbitrations: [ArbitrationVerdict] = [], seamErrors: [String] = [], checkedBy: EngineIdentity? = nil) {
+                arbitrations: [ArbitrationVerdict] = [], seamErrors: [String] = [], checkedBy: EngineIdentity? = nil, loopCuts: [LoopCut] = []) {
         self.language = language
         self.words = words
         self.engines = engines
@@ -85,6 +87,7 @@ public struct Transcript: Codable, Sendable, Equatable {
         self.arbitrations = arbitrations
         self.seamErrors = seamErrors
         self.checkedBy = checkedBy
+        self.loopCuts = loopCuts
     }
 
     /// Seconds of speech (word time) per tier.

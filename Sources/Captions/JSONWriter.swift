@@ -55,6 +55,8 @@ public struct JSONWriter: SubtitleWriter {
         var words: [Word]
         /// Words heard over no speech and left out of the cues.
         var droppedWords: [Word]
+        /// Where the recogniser looped: what it wrote and what was kept of it.
+        var loopCuts: [LoopCut]
         /// `--tier arbitrate`'s doubted stretches: both engines' words and the deciding rule.
         var arbitrations: [ArbitrationVerdict]
         var cues: [CueRecord]
@@ -72,7 +74,7 @@ public struct JSONWriter: SubtitleWriter {
         let document = Document(
             language: transcript.language, translatedFrom: transcript.translatedFrom, duration: transcript.duration, tier: transcript.tier,
             basicShare: transcript.basicShare, engines: transcript.engines, checkedBy: transcript.checkedBy, speechDetector: transcript.speechDetector, settings: settings, quality: quality,
-            chunks: transcript.chunks, words: transcript.words, droppedWords: transcript.droppedWords,
+            chunks: transcript.chunks, words: transcript.words, droppedWords: transcript.droppedWords, loopCuts: transcript.loopCuts,
             arbitrations: transcript.arbitrations,
             cues: cues.enumerated().map { CueRecord(number: $0 + 1, startMs: $1.start, endMs: $1.end, lines: $1.lines, tier: $1.tier) })
         let encoder = JSONEncoder()

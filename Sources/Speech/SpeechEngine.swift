@@ -14,14 +14,15 @@ public protocol SpeechEngine: AnyObject, Sendable {
     /// `.timedOut` when `cancellation` fires.
     func transcribe(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> [Word]
     /// What the engine heard of a window whose audio from `nextWindowFrom` on a next window
-    /// hears too. An engine that hears a fixed span at a time (Whisper: one 30 s encoder pass)
-    /// finishes only the sentences that end inside it; rather than pay a whole pass for a
-    /// sentence left over past `nextWindowFrom`, it stops and says where. Others hear it all.
-    func transcribeWindow(_ audio: MonoAudio, language: Language, nextWindowFrom: Double, cancellation: Cancellation) throws -> HeardWindow
+    /// hears too (nil: no next window does), and what it cut of its own loops. An engine that
+    /// hears a fixed span at a time (Whisper: one 30 s encoder pass) finishes only the sentences
+    /// that end inside it; rather than pay a whole pass for a sentence left over past
+    /// `nextWindowFrom`, it stops and says where. Others hear it all.
+    func transcribeWindow(_ audio: MonoAudio, language: Language, nextWindowFrom: Double?, cancellation: Cancellation) throws -> HeardWindow
 }
 
 extension SpeechEngine {
-    public func transcribeWindow(_ audio: MonoAudio, language: Language, nextWindowFrom: Double, cancellation: Cancellation) throws -> HeardWindow {
+    public func transcribeWindow(_ audio: MonoAudio, language: Language, nextWindowFrom: Double?, cancellation: Cancellation) throws -> HeardWindow {
         HeardWindow(words: try transcribe(audio, language: language, cancellation: cancellation), heardUntil: audio.endTime)
     }
 }
@@ -32,10 +33,13 @@ public struct HeardWindow: Sendable, Equatable {
     /// Where the engine stopped listening: the window's end, or earlier where speech ran on past
     /// the last sentence it finished and was left to the next window.
     public var heardUntil: Double
+    /// Where the engine looped and cut the copies the audio did not back.
+    public var loopCuts: [LoopCut]
 
-    public init(words: [Word], heardUntil: Double) {
+    public init(words: [Word], heardUntil: Double, loopCuts: [LoopCut] = []) {
         self.words = words
         self.heardUntil = heardUntil
+        self.loopCuts = loopCuts
     }
 }
 

@@ -184,6 +184,16 @@ struct TierEndToEndTests {
         #expect(CaptionPipeline.transcriptWarnings(Transcript(language: .english, words: [], duration: 60)).isEmpty)
     }
 
+    /// Copies of a loop that were cut are said, with where, what was written and what was kept.
+    @Test func aCutLoopIsAWarningLine() {
+        let loop = Array(repeating: "I'm not sure what you're doing.", count: 4).joined(separator: " ")
+        let transcript = Transcript(language: .english, words: [], duration: 60,
+                                    loopCuts: [LoopCut(start: 75, end: 83, heard: loop, kept: "I'm not sure what you're doing.")])
+        let warning = CaptionPipeline.transcriptWarnings(transcript).first { $0.hasPrefix("the recogniser looped 1 time(s)") }
+        #expect(warning?.contains("first at 1:15: wrote “I'm not sure what you're doing. I'm not sure what you're doing. …”, "
+            + "kept “I'm not sure what you're doing.”") == true, "\(String(describing: warning))")
+    }
+
     /// `--tier modern` is a contract: with only a broken Whisper model there is no modern tier,
     /// so the file fails with the reason instead of quietly becoming basic.
     @Test func forcedModernWithABrokenModelFailsWithTheReason() throws {

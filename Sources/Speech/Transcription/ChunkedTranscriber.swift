@@ -147,7 +147,8 @@ public final class ChunkedTranscriber: Sendable {
                           speechDetector: options.chunking ? planner.detector.name : nil,
                           droppedWords: checked.dropped, wordsOverNoSpeech: checked.flagged,
                           arbitrations: entries.flatMap(\.verdicts), seamErrors: seamErrors,
-                          checkedBy: crossChecked ? modern.flatMap { engines.crossChecker(for: plan.language, of: $0.identity)?.identity } : nil)
+                          checkedBy: crossChecked ? modern.flatMap { engines.crossChecker(for: plan.language, of: $0.identity)?.identity } : nil,
+                          loopCuts: entries.flatMap(\.loopCuts))
     }
 
     /// Seconds of speech one word may account for when judging what a window heard.
@@ -199,7 +200,7 @@ public final class ChunkedTranscriber: Sendable {
             let stopped = heard.heardUntil < chunk.end - Self.endTolerance ? heard.heardUntil : nil
             let record = ChunkRecord(start: chunk.start, end: stopped ?? chunk.end, outcome: heard.words.isEmpty ? .silence : .recognised,
                                      tier: heard.engine.tier, engine: heard.engine.engine, crossCheckError: heard.crossCheckError)
-            return JournalEntry(chunk: chunk, record: record, words: heard.words, heardUntil: stopped)
+            return JournalEntry(chunk: chunk, record: record, words: heard.words, heardUntil: stopped, loopCuts: heard.loopCuts)
         }
         func failed(_ attempts: [Attempt]) -> JournalEntry {
             let reasons = attempts.compactMap { $0.error.map { "\($0)" } }
@@ -255,11 +256,7 @@ public final class ChunkedTranscriber: Sendable {
         let allowed = max(floor, options.deadlineFactor * audio.duration, 3 * (expected ?? 0))
         let began = Date()
         let limited = cancellation.child(deadline: began.addingTimeInterval(allowed))
-        let heard = if let nextWindowFrom {
-            try engine.transcribeWindow(audio, language: language, nextWindowFrom: nextWindowFrom, cancellation: limited)
-        } else {
-            HeardWindow(words: try engine.transcribe(audio, language: language, cancellation: limited), heardUntil: audio.endTime)
-        }
+        let heard = try engine.transcribeWindow(audio, language: language, nextWindowFrom: nextWindowFrom, cancellation: limited)
         speed.record(engine.identity, audioSeconds: audio.duration, workSeconds: Date().timeIntervalSince(began))
         return heard
     }
@@ -270,6 +267,7 @@ public final class ChunkedTranscriber: Sendable {
         var engine: EngineIdentity
         var words: [Word]
         var heardUntil: Double
+        var loopCuts: [LoopCut]
         var crossCheckError: String?
     }
 
@@ -291,8 +289,10 @@ public final class ChunkedTranscriber: Sendable {
                 if let nextWindowFrom, first.start >= nextWindowFrom {
                     heard.heardUntil = first.start
                 } else {
-                    heard.words += try listen(try audio.slice(from: first.start, to: clip.endTime), with: engine, language: language,
-                                              cancellation: cancellation).words
+                    let rest = try listen(try audio.slice(from: first.start, to: clip.endTime), with: engine, language: language,
+                                          cancellation: cancellation)
+                    heard.words += rest.words
+                    heard.loopCuts += rest.loopCuts
                 }
             }
             heard.words.sort { ($0.start, $0.end) < ($1.start, $1.end) }
@@ -301,19 +301,21 @@ public final class ChunkedTranscriber: Sendable {
         let heard = try withRest(engine, hearing: clip, nextWindowFrom: nextWindowFrom)
         let words = heard.words
         guard !words.isEmpty, let checker = engines.crossChecker(for: language, of: engine.identity) else {
-            return Heard(engine: engine.identity, words: finish(words, producedBy: engine.identity), heardUntil: heard.heardUntil)
+            return Heard(engine: engine.identity, words: finish(words, producedBy: engine.identity), heardUntil: heard.heardUntil,
+                         loopCuts: heard.loopCuts)
         }
         do {
             // The second model hears what the first did, whole.
             let span = heard.heardUntil < clip.endTime ? try audio.slice(from: clip.startTime, to: heard.heardUntil) : clip
             let other = try withRest(checker, hearing: span, nextWindowFrom: nil).words
             let marked = CrossCheck.marked(words, against: other, language: language)
-            return Heard(engine: engine.identity, words: finish(marked, producedBy: engine.identity, checkedBy: checker.identity), heardUntil: heard.heardUntil)
+            return Heard(engine: engine.identity, words: finish(marked, producedBy: engine.identity, checkedBy: checker.identity), heardUntil: heard.heardUntil,
+                         loopCuts: heard.loopCuts)
         } catch where cancellation.isCancelled {
             throw Cancelled()
         } catch {
             return Heard(engine: engine.identity, words: finish(words, producedBy: engine.identity), heardUntil: heard.heardUntil,
-                         crossCheckError: "\(error)")
+                         loopCuts: heard.loopCuts, crossCheckError: "\(error)")
         }
     }
 

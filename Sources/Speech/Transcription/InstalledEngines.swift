@@ -36,7 +36,7 @@ public final class LazyEngine: SpeechEngine, LanguageDetector, Sendable {
         try engine().transcribe(audio, language: language, cancellation: cancellation)
     }
 
-    public func transcribeWindow(_ audio: MonoAudio, language: Language, nextWindowFrom: Double, cancellation: Cancellation) throws -> HeardWindow {
+    public func transcribeWindow(_ audio: MonoAudio, language: Language, nextWindowFrom: Double?, cancellation: Cancellation) throws -> HeardWindow {
         try engine().transcribeWindow(audio, language: language, nextWindowFrom: nextWindowFrom, cancellation: cancellation)
     }
 

@@ -11,13 +11,28 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     /// Where the engine stopped listening, when before the chunk's end: the next chunk hears on
     /// from there (its planned overlap, or with `--one-pass` a window opened near there).
     public var heardUntil: Double?
+    /// Where the engine looped and cut what the audio did not back.
+    public var loopCuts: [LoopCut]
 
-    public init(chunk: PlannedChunk, record: ChunkRecord, words: [Word], verdicts: [ArbitrationVerdict] = [], heardUntil: Double? = nil) {
+    public init(chunk: PlannedChunk, record: ChunkRecord, words: [Word], verdicts: [ArbitrationVerdict] = [], heardUntil: Double? = nil,
+                loopCuts: [LoopCut] = []) {
         self.chunk = chunk
         self.record = record
         self.words = words
         self.verdicts = verdicts
         self.heardUntil = heardUntil
+        self.loopCuts = loopCuts
+    }
+
+    private enum CodingKeys: String, CodingKey { case chunk, record, words, verdicts, heardUntil, loopCuts }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(chunk: try container.decode(PlannedChunk.self, forKey: .chunk), record: try container.decode(ChunkRecord.self, forKey: .record),
+                  words: try container.decode([Word].self, forKey: .words), verdicts: try container.decode([ArbitrationVerdict].self, forKey: .verdicts),
+                  heardUntil: try container.decodeIfPresent(Double.self, forKey: .heardUntil),
+                  // A journal written before loops were recorded has none.
+                  loopCuts: try container.decodeIfPresent([LoopCut].self, forKey: .loopCuts) ?? [])
     }
 
     /// Where the words of this chunk end and the next chunk may begin.

@@ -43,9 +43,9 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
         try transcribeDetailed(audio, language: language, cancellation: cancellation).words
     }
 
-    public func transcribeWindow(_ audio: MonoAudio, language: Language, nextWindowFrom: Double, cancellation: Cancellation) throws -> HeardWindow {
+    public func transcribeWindow(_ audio: MonoAudio, language: Language, nextWindowFrom: Double?, cancellation: Cancellation) throws -> HeardWindow {
         let heard = try transcribeDetailed(audio, language: language, nextWindowFrom: nextWindowFrom, cancellation: cancellation)
-        return HeardWindow(words: heard.words, heardUntil: heard.heardUntil)
+        return HeardWindow(words: heard.words, heardUntil: heard.heardUntil, loopCuts: heard.loopCuts)
     }
 
     public func translate(_ audio: MonoAudio, from language: Language, cancellation: Cancellation) throws -> [Word] {
@@ -68,7 +68,7 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
         let began = Date()
         guard !audio.samples.isEmpty else {
             return WhisperTranscription(words: [], segments: [], language: requested ?? .english, seconds: 0, redecodedSegments: 0,
-                                        heardUntil: audio.endTime)
+                                        loopCuts: [], heardUntil: audio.endTime)
         }
         lock.lock()
         defer { lock.unlock() }
@@ -89,10 +89,14 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
                 WhisperTranscription.Segment(
                     start: audio.startTime + Double(segment.start) / 100,
                     end: min(audio.endTime, audio.startTime + Double(segment.end) / 100),
-                    text: WordAssembler.group(segment.tokens, endOfText: endOfText).map(WordAssembler.text).joined(separator: " "),
-                    noSpeechProbability: Double(segment.noSpeechProbability))
+                    text: text(of: [segment]), noSpeechProbability: Double(segment.noSpeechProbability))
             },
-            language: plain.language, seconds: Date().timeIntervalSince(began), redecodedSegments: redecoded, heardUntil: plain.heardUntil)
+            language: plain.language, seconds: Date().timeIntervalSince(began), redecodedSegments: redecoded, loopCuts: plain.loopCuts,
+            heardUntil: plain.heardUntil)
+    }
+
+    private func text(of segments: some Collection<DecodedSegment>) -> String {
+        segments.flatMap { WordAssembler.group($0.tokens, endOfText: endOfText).map(WordAssembler.text) }.joined(separator: " ")
     }
 
     /// One decoding of `audio`, loops repaired and segments over steady sound dropped.
@@ -101,6 +105,7 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
         var words: [Word]
         var language: Language
         var redecoded: Int
+        var loopCuts: [LoopCut]
         var heardUntil: Double
     }
 
@@ -135,6 +140,15 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
         // whatever still loops after them is cut to what the audio backs. Segments before
         // `settled` hold only repeats heard twice.
         var settled = 0
+        var loopCuts: [LoopCut] = []
+        func replace(_ range: Range<Int>, with repaired: [DecodedSegment]) {
+            let heard = text(of: segments[range]), kept = text(of: repaired)
+            if heard != kept {
+                loopCuts.append(LoopCut(start: audio.startTime + Double(segments[range].first!.start) / 100,
+                                        end: audio.startTime + Double(segments[range].last!.end) / 100, heard: heard, kept: kept))
+            }
+            segments.replaceSubrange(range, with: repaired)
+        }
         func firstLoop() -> RepetitionGuard.Loop? {
             RepetitionGuard.firstLoop(in: Array(segments[settled...]), endOfText: endOfText, bursts: bursts).map { $0.shifted(by: settled) }
         }
@@ -146,22 +160,21 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
             if heardAgain >= 2 {
                 let speech = RepetitionGuard.trimmed(span, repeating: loop.phrase, to: max(loop.backedOccurrences, min(loop.repeats, heardAgain)),
                                                      endOfText: endOfText)
-                segments.replaceSubrange(loop.segments, with: speech)
+                replace(loop.segments, with: speech)
                 settled = loop.segments.lowerBound + speech.count
                 continue
             }
-            segments.replaceSubrange(loop.segments, with: RepetitionGuard.collapsed(loop.backedOccurrences >= 2 ? span : again,
-                                                                                    endOfText: endOfText, bursts: bursts))
+            replace(loop.segments, with: RepetitionGuard.collapsed(loop.backedOccurrences >= 2 ? span : again, endOfText: endOfText, bursts: bursts))
         }
         if firstLoop() != nil {
-            segments.replaceSubrange(settled..., with: RepetitionGuard.collapsed(Array(segments[settled...]), endOfText: endOfText, bursts: bursts))
+            replace(settled..<segments.count, with: RepetitionGuard.collapsed(Array(segments[settled...]), endOfText: endOfText, bursts: bursts))
         }
         segments.removeAll { !NoSpeechFilter.keeps($0, samples: audio.samples) }
 
         let words = WordAssembler.words(
             in: segments, endOfText: endOfText, timing: options.preciseTiming ? .hybridDTW : .tokens,
             origin: audio.startTime, audioEnd: audio.endTime)
-        return Hearing(segments: segments, words: words, language: decodedIn, redecoded: redecoded, heardUntil: heardUntil)
+        return Hearing(segments: segments, words: words, language: decodedIn, redecoded: redecoded, loopCuts: loopCuts, heardUntil: heardUntil)
     }
 
     /// The most likely spoken language of the first 30 s of `audio`; nil for an English-only

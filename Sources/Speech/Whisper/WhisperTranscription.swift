@@ -17,6 +17,8 @@ public struct WhisperTranscription: Sendable, Equatable {
     public var seconds: Double
     /// Segments that looped and were decoded again.
     public var redecodedSegments: Int
+    /// Where Whisper looped and the copies the audio did not back were cut.
+    public var loopCuts: [LoopCut]
     /// Where Whisper stopped listening: the audio's end, or, asked to leave to a next window
     /// what lies after `nextWindowFrom`, the end of the last segment it finished before that.
     public var heardUntil: Double

@@ -37,6 +37,26 @@ import Testing
         #expect(resumed == reference)
     }
 
+    /// What an engine cut of its loops is part of the transcript, and comes back from the journal.
+    @Test func loopCutsAreKeptAndResumed() throws {
+        let url = tempJournal()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let engine = ToneEngine(engine: "whisper", tier: .modern, languages: [.english])
+        engine.loopCuts = { [LoopCut(start: $0.startTime, end: $0.startTime + 1, heard: "thank you thank you thank you", kept: "thank you")] }
+        let transcriber = ChunkedTranscriber(engines: TierEngines(modern: [engine], basic: []), calibration: CalibrationTable(engines: [:]))
+        let first = try transcriber.transcribe(audio, plan: plan, journal: try TranscriptionJournal(url: url, key: "k1"))
+        #expect(first.loopCuts.count == 3 && first.loopCuts.allSatisfy { $0.kept == "thank you" })
+        let resumed = try transcriber.transcribe(audio, plan: plan, journal: try TranscriptionJournal(url: url, key: "k1"))
+        #expect(engine.calls.count == 3, "every chunk came from the journal")
+        #expect(resumed.loopCuts == first.loopCuts)
+        // A journal written before loops were recorded reads as none cut.
+        let line = try #require(String(decoding: Data(contentsOf: url), as: UTF8.self).split(separator: "\n").dropFirst().first)
+        var entry = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        entry["loopCuts"] = nil
+        let old = try JSONDecoder().decode(JournalEntry.self, from: JSONSerialization.data(withJSONObject: entry))
+        #expect(old.loopCuts.isEmpty && !old.words.isEmpty)
+    }
+
     @Test func tornLastLineAndForeignKeysAreIgnored() throws {
         let url = tempJournal()
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }

@@ -28,6 +28,8 @@ final class ToneEngine: SpeechEngine, @unchecked Sendable {
     /// Like Whisper's encoder, a window of this many seconds: a longer clip is heard only up
     /// to the end of the last stretch of sound that ends inside it (nil: any length at once).
     var window: Double?
+    /// What the engine says it cut of its own loops in a window (like Whisper's repetition guard).
+    var loopCuts: (MonoAudio) -> [LoopCut] = { _ in [] }
 
     /// `stopsAtFirstPause`: like Whisper on a window with a long pause, nothing after the first sound.
     /// `slow`: recognises after working this long (giving up if cancelled meanwhile).
@@ -71,13 +73,13 @@ final class ToneEngine: SpeechEngine, @unchecked Sendable {
         }
     }
 
-    func transcribeWindow(_ audio: MonoAudio, language: Language, nextWindowFrom: Double, cancellation: Cancellation) throws -> HeardWindow {
+    func transcribeWindow(_ audio: MonoAudio, language: Language, nextWindowFrom: Double?, cancellation: Cancellation) throws -> HeardWindow {
         let words = try transcribe(audio, language: language, cancellation: cancellation)
-        guard let window, audio.duration > window else { return HeardWindow(words: words, heardUntil: audio.endTime) }
+        guard let window, audio.duration > window else { return HeardWindow(words: words, heardUntil: audio.endTime, loopCuts: loopCuts(audio)) }
         let limit = audio.startTime + window
         let heardUntil = regions(of: audio).map(\.end).filter { $0 <= limit }.max() ?? limit
         // A second pass would be paid only for a rest the next window does not hear.
-        guard heardUntil >= nextWindowFrom else { return HeardWindow(words: words, heardUntil: audio.endTime) }
+        guard let nextWindowFrom, heardUntil >= nextWindowFrom else { return HeardWindow(words: words, heardUntil: audio.endTime) }
         return HeardWindow(words: words.filter { $0.end <= heardUntil }, heardUntil: heardUntil)
     }
 
