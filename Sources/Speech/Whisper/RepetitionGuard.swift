@@ -73,16 +73,17 @@ enum RepetitionGuard {
     static func timesInARow(_ phrase: [String], in segments: [DecodedSegment], endOfText: Int32) -> Int {
         guard !phrase.isEmpty else { return 0 }
         let keys = flattened(segments, endOfText: endOfText).map { normalisedKey($0.tokens) }
-        var best = 0
-        for start in keys.indices {
-            var times = 0
-            while start + (times + 1) * phrase.count <= keys.count,
-                  keys[(start + times * phrase.count)..<(start + (times + 1) * phrase.count)].elementsEqual(phrase) {
-                times += 1
-            }
-            best = max(best, times)
+        return keys.indices.map { timesInARow(phrase, in: keys, from: $0) }.max() ?? 0
+    }
+
+    /// How many times in a row `keys` say `phrase` from `start` on.
+    private static func timesInARow(_ phrase: some Collection<String>, in keys: [String], from start: Int) -> Int {
+        var times = 0
+        while start + (times + 1) * phrase.count <= keys.count,
+              keys[(start + times * phrase.count)..<(start + (times + 1) * phrase.count)].elementsEqual(phrase) {
+            times += 1
         }
-        return best
+        return times
     }
 
     /// `segments` with their first run of `phrase` cut to its first `count` occurrences (and, as
@@ -202,11 +203,7 @@ enum RepetitionGuard {
         for length in 1...min(longestPhrase, max(1, keys.count - start)) {
             let phrase = keys[start..<start + length]
             guard phrase.allSatisfy({ !$0.isEmpty }) else { break }
-            var repeats = 1
-            while start + (repeats + 1) * length <= keys.count,
-                  keys[(start + repeats * length)..<(start + (repeats + 1) * length)].elementsEqual(phrase) {
-                repeats += 1
-            }
+            let repeats = timesInARow(phrase, in: keys, from: start)
             if repeats >= (length == 1 ? wordRepeats : phraseRepeats) { return Run(start: start, length: length, repeats: repeats) }
         }
         return nil
