@@ -264,7 +264,8 @@ public final class CaptionPipeline: Sendable {
         func excerpt(_ words: [String]) -> String { words.prefix(12).joined(separator: " ") + (words.count > 12 ? " …" : "") }
         let dropped = transcript.droppedWords
         if let first = dropped.first, let last = dropped.last {
-            warnings.append("dropped \(dropped.count) word(s) heard where the speech detector found no speech (music, noise or silence), "
+            warnings.append("dropped \(dropped.count) word(s) heard over no speech (music, noise or silence where the speech detector found "
+                + "no speech, or steady sound Whisper itself rated as no speech), "
                 + "\(Format.duration(first.start))–\(Format.duration(last.end)): “\(excerpt(dropped.map(\.text)))”")
         }
         if let first = transcript.loopCuts.first {

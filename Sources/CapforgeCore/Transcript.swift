@@ -55,7 +55,8 @@ public struct Transcript: Codable, Sendable, Equatable {
     /// The speech detector that chose which audio was recognised ("silero-v6.2.0", "energy");
     /// nil when the whole audio was recognised unchunked.
     public var speechDetector: String?
-    /// Words an engine produced over audio the speech detector found no speech in, left out.
+    /// Words an engine produced over no speech, left out: over audio the speech detector found no
+    /// speech in, or (Whisper's own filter) over steady sound it rated as no speech.
     public var droppedWords: [Word]
     /// How many of `words` lie over no speech and were kept, marked low-confidence.
     public var wordsOverNoSpeech: Int

@@ -35,11 +35,14 @@ public struct HeardWindow: Sendable, Equatable {
     public var heardUntil: Double
     /// Where the engine looped and cut the copies the audio did not back.
     public var loopCuts: [LoopCut]
+    /// Words the engine itself left out as heard over no speech.
+    public var droppedWords: [Word]
 
-    public init(words: [Word], heardUntil: Double, loopCuts: [LoopCut] = []) {
+    public init(words: [Word], heardUntil: Double, loopCuts: [LoopCut] = [], droppedWords: [Word] = []) {
         self.words = words
         self.heardUntil = heardUntil
         self.loopCuts = loopCuts
+        self.droppedWords = droppedWords
     }
 }
 

@@ -45,7 +45,7 @@ struct HallucinationEndToEndTests {
         let output = try caption("tones-noise.mkv", model: model, extra)
         #expect(output.words.isEmpty, "\(output.words.map(\.text))")
         if !output.dropped.isEmpty {
-            #expect(output.stderr.contains("warning: tones-noise.mkv: dropped \(output.dropped.count) word(s) heard where the speech detector found no speech"),
+            #expect(output.stderr.contains("warning: tones-noise.mkv: dropped \(output.dropped.count) word(s) heard over no speech"),
                     "\(output.stderr)")
         }
     }

@@ -105,6 +105,8 @@ public final class ChunkedTranscriber: Sendable {
         let chunks = entries.map(\.chunk)
         var kept = entries.map(\.words)
         var seamErrors: [String] = []
+        var loopCuts = entries.flatMap(\.loopCuts)
+        var droppedByWindow = entries.map(\.droppedWords)
         for i in kept.indices.dropFirst() {
             let before = entries[i - 1], start = chunks[i].start
             if options.onePass, before.heardUntil != nil {
@@ -126,7 +128,11 @@ public final class ChunkedTranscriber: Sendable {
                 var joined = Seam.anchored(kept[i - 1], kept[i], overlap: overlap)
                 if joined == nil {
                     do {
-                        joined = try refereed(kept[i - 1], kept[i], before, entries[i], of: audio, language: plan.language, cancellation: cancellation)
+                        if let referee = try refereed(kept[i - 1], kept[i], before, entries[i], of: audio, language: plan.language, cancellation: cancellation) {
+                            joined = (referee.earlier, referee.later)
+                            loopCuts += referee.filling.loopCuts
+                            droppedByWindow.append(referee.filling.droppedWords)
+                        }
                     } catch where cancellation.isCancelled {
                         throw Cancelled()
                     } catch {
@@ -145,10 +151,23 @@ public final class ChunkedTranscriber: Sendable {
         let modern = engines.engine(.modern, for: plan.language)
         return Transcript(language: plan.language, words: checked.kept, engines: identities, chunks: entries.map(\.record), duration: audio.duration,
                           speechDetector: options.chunking ? planner.detector.name : nil,
-                          droppedWords: checked.dropped, wordsOverNoSpeech: checked.flagged,
+                          droppedWords: Self.reportedOnce([checked.dropped] + droppedByWindow), wordsOverNoSpeech: checked.flagged,
                           arbitrations: entries.flatMap(\.verdicts), seamErrors: seamErrors,
                           checkedBy: crossChecked ? modern.flatMap { engines.crossChecker(for: plan.language, of: $0.identity)?.identity } : nil,
-                          loopCuts: entries.flatMap(\.loopCuts))
+                          loopCuts: loopCuts.sorted { $0.start < $1.start })
+    }
+
+    /// Windows that overlap may each drop the same words over no speech: a word is reported once,
+    /// unless it is there twice in one window ("Bye bye.").
+    static func reportedOnce(_ droppedByWindow: [[Word]]) -> [Word] {
+        var reported: [Word] = []
+        var startsByKey: [String: [Double]] = [:]
+        for dropped in droppedByWindow {
+            let fresh = dropped.filter { word in !(startsByKey[word.text.spellingKey] ?? []).contains { abs($0 - word.start) < 1 } }
+            for word in fresh { startsByKey[word.text.spellingKey, default: []].append(word.start) }
+            reported += fresh
+        }
+        return reported.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
     }
 
     /// Seconds of speech one word may account for when judging what a window heard.
@@ -200,7 +219,8 @@ public final class ChunkedTranscriber: Sendable {
             let stopped = heard.heardUntil < chunk.end - Self.endTolerance ? heard.heardUntil : nil
             let record = ChunkRecord(start: chunk.start, end: stopped ?? chunk.end, outcome: heard.words.isEmpty ? .silence : .recognised,
                                      tier: heard.engine.tier, engine: heard.engine.engine, crossCheckError: heard.crossCheckError)
-            return JournalEntry(chunk: chunk, record: record, words: heard.words, heardUntil: stopped, loopCuts: heard.loopCuts)
+            return JournalEntry(chunk: chunk, record: record, words: heard.words, heardUntil: stopped, loopCuts: heard.window.loopCuts,
+                                droppedWords: heard.window.droppedWords)
         }
         func failed(_ attempts: [Attempt]) -> JournalEntry {
             let reasons = attempts.compactMap { $0.error.map { "\($0)" } }
@@ -261,14 +281,15 @@ public final class ChunkedTranscriber: Sendable {
         return heard
     }
 
-    /// What one engine heard in a window, calibrated and glossary-corrected, and cross-checked
-    /// when a second model is there for it.
+    /// What one engine heard in a window, its words calibrated and glossary-corrected, and
+    /// cross-checked when a second model is there for it.
     private struct Heard {
         var engine: EngineIdentity
-        var words: [Word]
-        var heardUntil: Double
-        var loopCuts: [LoopCut]
+        var window: HeardWindow
         var crossCheckError: String?
+
+        var words: [Word] { window.words }
+        var heardUntil: Double { window.heardUntil }
     }
 
     /// Whisper can stop decoding at a long pause and drop everything after it: speech the
@@ -293,41 +314,41 @@ public final class ChunkedTranscriber: Sendable {
                                           cancellation: cancellation)
                     heard.words += rest.words
                     heard.loopCuts += rest.loopCuts
+                    heard.droppedWords += rest.droppedWords
                 }
             }
             heard.words.sort { ($0.start, $0.end) < ($1.start, $1.end) }
             return heard
         }
-        let heard = try withRest(engine, hearing: clip, nextWindowFrom: nextWindowFrom)
+        var heard = try withRest(engine, hearing: clip, nextWindowFrom: nextWindowFrom)
         let words = heard.words
-        guard !words.isEmpty, let checker = engines.crossChecker(for: language, of: engine.identity) else {
-            return Heard(engine: engine.identity, words: finish(words, producedBy: engine.identity), heardUntil: heard.heardUntil,
-                         loopCuts: heard.loopCuts)
+        func finished(_ words: [Word], checkedBy checker: EngineIdentity? = nil, crossCheckError: String? = nil) -> Heard {
+            heard.words = finish(words, producedBy: engine.identity, checkedBy: checker)
+            return Heard(engine: engine.identity, window: heard, crossCheckError: crossCheckError)
         }
+        guard !words.isEmpty, let checker = engines.crossChecker(for: language, of: engine.identity) else { return finished(words) }
         do {
             // The second model hears what the first did, whole.
             let span = heard.heardUntil < clip.endTime ? try audio.slice(from: clip.startTime, to: heard.heardUntil) : clip
             let other = try withRest(checker, hearing: span, nextWindowFrom: nil).words
-            let marked = CrossCheck.marked(words, against: other, language: language)
-            return Heard(engine: engine.identity, words: finish(marked, producedBy: engine.identity, checkedBy: checker.identity), heardUntil: heard.heardUntil,
-                         loopCuts: heard.loopCuts)
+            return finished(CrossCheck.marked(words, against: other, language: language), checkedBy: checker.identity)
         } catch where cancellation.isCancelled {
             throw Cancelled()
         } catch {
-            return Heard(engine: engine.identity, words: finish(words, producedBy: engine.identity), heardUntil: heard.heardUntil,
-                         loopCuts: heard.loopCuts, crossCheckError: "\(error)")
+            return finished(words, crossCheckError: "\(error)")
         }
     }
 
     /// Two windows that share no anchor disagree over their overlap, and near its edge a window
     /// is least reliable: it stops early, repeats itself, or times its first words seconds off. A
     /// third window of the same engine, centred on the overlap, hears it far from any edge; it
-    /// joins both and fills the seam when it anchors with each. nil: the middle decides (so it
-    /// does when the third window fails, and the caller says so).
+    /// joins both and fills the seam when it anchors with each (`filling`: its words there, and
+    /// the loops it cut and words it dropped there). nil: the middle decides (so it does when the
+    /// third window fails, and the caller says so).
     private func refereed(
         _ earlier: [Word], _ later: [Word], _ before: JournalEntry, _ after: JournalEntry,
         of audio: any AudioSource, language: Language, cancellation: Cancellation
-    ) throws -> (earlier: [Word], later: [Word])? {
+    ) throws -> (earlier: [Word], later: [Word], filling: HeardWindow)? {
         guard before.record.outcome == .recognised, after.record.outcome == .recognised, before.record.tier == after.record.tier,
               let tier = before.record.tier, let engine = engines.engine(tier, for: language) else { return nil }
         let centre = (after.chunk.start + before.heardEnd) / 2
@@ -342,7 +363,12 @@ public final class ChunkedTranscriber: Sendable {
         if let error = heard.crossCheckError { throw SpeechError.engineFailed(engine: "the cross-check of the refereeing window", reason: error) }
         guard let (kept, middle) = Seam.anchored(earlier, heard.words, overlap: from...before.heardEnd),
               let (filled, rest) = Seam.anchored(middle, later, overlap: after.chunk.start...to) else { return nil }
-        return (kept + filled, rest)
+        let filledFrom = kept.last?.end ?? from, filledUntil = rest.first?.start ?? to
+        var filling = heard.window
+        filling.words = filled
+        filling.loopCuts.removeAll { $0.end <= filledFrom || $0.start >= filledUntil }
+        filling.droppedWords.removeAll { $0.end <= filledFrom || $0.start >= filledUntil }
+        return (kept + filled, rest, filling)
     }
 
     /// The modern words of `entry` with every doubted stretch heard again by the basic tier (with

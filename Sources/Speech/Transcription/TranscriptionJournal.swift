@@ -13,26 +13,30 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     public var heardUntil: Double?
     /// Where the engine looped and cut what the audio did not back.
     public var loopCuts: [LoopCut]
+    /// Words the engine itself left out as heard over no speech.
+    public var droppedWords: [Word]
 
     public init(chunk: PlannedChunk, record: ChunkRecord, words: [Word], verdicts: [ArbitrationVerdict] = [], heardUntil: Double? = nil,
-                loopCuts: [LoopCut] = []) {
+                loopCuts: [LoopCut] = [], droppedWords: [Word] = []) {
         self.chunk = chunk
         self.record = record
         self.words = words
         self.verdicts = verdicts
         self.heardUntil = heardUntil
         self.loopCuts = loopCuts
+        self.droppedWords = droppedWords
     }
 
-    private enum CodingKeys: String, CodingKey { case chunk, record, words, verdicts, heardUntil, loopCuts }
+    private enum CodingKeys: String, CodingKey { case chunk, record, words, verdicts, heardUntil, loopCuts, droppedWords }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(chunk: try container.decode(PlannedChunk.self, forKey: .chunk), record: try container.decode(ChunkRecord.self, forKey: .record),
                   words: try container.decode([Word].self, forKey: .words), verdicts: try container.decode([ArbitrationVerdict].self, forKey: .verdicts),
                   heardUntil: try container.decodeIfPresent(Double.self, forKey: .heardUntil),
-                  // A journal written before loops were recorded has none.
-                  loopCuts: try container.decodeIfPresent([LoopCut].self, forKey: .loopCuts) ?? [])
+                  // A journal written before loops or an engine's own drops were recorded has none.
+                  loopCuts: try container.decodeIfPresent([LoopCut].self, forKey: .loopCuts) ?? [],
+                  droppedWords: try container.decodeIfPresent([Word].self, forKey: .droppedWords) ?? [])
     }
 
     /// Where the words of this chunk end and the next chunk may begin.

@@ -9,12 +9,13 @@ public enum WhisperTask: String, Sendable, Codable {
 
 /// An engine that can hear speech in a language and write it as English.
 public protocol SpeechTranslator: AnyObject, Sendable {
-    /// English words for speech in `language`, timed on the file's timeline.
-    func translate(_ audio: MonoAudio, from language: Language, cancellation: Cancellation) throws -> [Word]
+    /// English words for speech in `language`, timed on the file's timeline, with what the
+    /// engine cut or dropped on the way.
+    func translate(_ audio: MonoAudio, from language: Language, cancellation: Cancellation) throws -> HeardWindow
 }
 
 extension LazyEngine: SpeechTranslator {
-    public func translate(_ audio: MonoAudio, from language: Language, cancellation: Cancellation) throws -> [Word] {
+    public func translate(_ audio: MonoAudio, from language: Language, cancellation: Cancellation) throws -> HeardWindow {
         guard let translator = try engine() as? SpeechTranslator else {
             throw SpeechError.engineFailed(engine: identity.engine, reason: "\(identity.model) cannot translate")
         }
@@ -37,6 +38,10 @@ final class TranslatingEngine: SpeechEngine, Sendable {
     }
 
     func transcribe(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> [Word] {
+        try translator.translate(audio, from: language, cancellation: cancellation).words
+    }
+
+    func transcribeWindow(_ audio: MonoAudio, language: Language, nextWindowFrom: Double?, cancellation: Cancellation) throws -> HeardWindow {
         try translator.translate(audio, from: language, cancellation: cancellation)
     }
 }

@@ -44,12 +44,11 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
     }
 
     public func transcribeWindow(_ audio: MonoAudio, language: Language, nextWindowFrom: Double?, cancellation: Cancellation) throws -> HeardWindow {
-        let heard = try transcribeDetailed(audio, language: language, nextWindowFrom: nextWindowFrom, cancellation: cancellation)
-        return HeardWindow(words: heard.words, heardUntil: heard.heardUntil, loopCuts: heard.loopCuts)
+        try transcribeDetailed(audio, language: language, nextWindowFrom: nextWindowFrom, cancellation: cancellation).window
     }
 
-    public func translate(_ audio: MonoAudio, from language: Language, cancellation: Cancellation) throws -> [Word] {
-        try transcribeDetailed(audio, language: language, task: .translate, cancellation: cancellation).words
+    public func translate(_ audio: MonoAudio, from language: Language, cancellation: Cancellation) throws -> HeardWindow {
+        try transcribeDetailed(audio, language: language, task: .translate, cancellation: cancellation).window
     }
 
     /// `language` nil lets a multilingual model pick (an English-only one hears English).
@@ -68,7 +67,7 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
         let began = Date()
         guard !audio.samples.isEmpty else {
             return WhisperTranscription(words: [], segments: [], language: requested ?? .english, seconds: 0, redecodedSegments: 0,
-                                        loopCuts: [], heardUntil: audio.endTime)
+                                        loopCuts: [], droppedWords: [], heardUntil: audio.endTime)
         }
         lock.lock()
         defer { lock.unlock() }
@@ -92,7 +91,7 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
                     text: text(of: [segment]), noSpeechProbability: Double(segment.noSpeechProbability))
             },
             language: plain.language, seconds: Date().timeIntervalSince(began), redecodedSegments: redecoded, loopCuts: plain.loopCuts,
-            heardUntil: plain.heardUntil)
+            droppedWords: plain.overSteadySound, heardUntil: plain.heardUntil)
     }
 
     private func text(of segments: some Collection<DecodedSegment>) -> String {
@@ -103,6 +102,8 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
     private struct Hearing {
         var segments: [DecodedSegment]
         var words: [Word]
+        /// The words of the segments dropped over steady sound.
+        var overSteadySound: [Word]
         var language: Language
         var redecoded: Int
         var loopCuts: [LoopCut]
@@ -169,12 +170,16 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
         if firstLoop() != nil {
             replace(settled..<segments.count, with: RepetitionGuard.collapsed(Array(segments[settled...]), endOfText: endOfText, bursts: bursts))
         }
-        segments.removeAll { !NoSpeechFilter.keeps($0, samples: audio.samples) }
+        let kept = segments.map { NoSpeechFilter.keeps($0, samples: audio.samples) }
+        let steady = segments.indices.filter { !kept[$0] }.map { segments[$0] }
+        segments = segments.indices.filter { kept[$0] }.map { segments[$0] }
 
-        let words = WordAssembler.words(
-            in: segments, endOfText: endOfText, timing: options.preciseTiming ? .hybridDTW : .tokens,
-            origin: audio.startTime, audioEnd: audio.endTime)
-        return Hearing(segments: segments, words: words, language: decodedIn, redecoded: redecoded, loopCuts: loopCuts, heardUntil: heardUntil)
+        func words(_ segments: [DecodedSegment]) -> [Word] {
+            WordAssembler.words(in: segments, endOfText: endOfText, timing: options.preciseTiming ? .hybridDTW : .tokens,
+                                origin: audio.startTime, audioEnd: audio.endTime)
+        }
+        return Hearing(segments: segments, words: words(segments), overSteadySound: words(steady), language: decodedIn, redecoded: redecoded,
+                       loopCuts: loopCuts, heardUntil: heardUntil)
     }
 
     /// The most likely spoken language of the first 30 s of `audio`; nil for an English-only

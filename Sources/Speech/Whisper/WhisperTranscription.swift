@@ -19,9 +19,15 @@ public struct WhisperTranscription: Sendable, Equatable {
     public var redecodedSegments: Int
     /// Where Whisper looped and the copies the audio did not back were cut.
     public var loopCuts: [LoopCut]
+    /// Words of segments Whisper itself rated as likely no speech over steady sound (silence,
+    /// hiss, hum), left out.
+    public var droppedWords: [Word]
     /// Where Whisper stopped listening: the audio's end, or, asked to leave to a next window
     /// what lies after `nextWindowFrom`, the end of the last segment it finished before that.
     public var heardUntil: Double
+
+    /// What a chunked transcriber needs of it.
+    var window: HeardWindow { HeardWindow(words: words, heardUntil: heardUntil, loopCuts: loopCuts, droppedWords: droppedWords) }
 }
 
 /// A language guess from Whisper's language-token probabilities.

@@ -146,7 +146,8 @@ import Testing
     /// its end, the later invents its first words and times "you are now muted" 6 s early (as
     /// tiny.en did on a real recording). Cut at the middle, "you are now muted" was lost; a third
     /// window centred on the overlap hears it and joins both. Its edges, like the chunks', open
-    /// and close at a pause near where they are planned (10 s and 40 s).
+    /// and close at a pause near where they are planned (10 s and 40 s). A loop the third window
+    /// cut in what it fills is reported; one in what the earlier window's words keep is not.
     @Test func windowsThatDisagreeAreJoinedByAThirdCentredOnTheirOverlap() throws {
         let pauses = [10.40...10.48, 39.50...39.58]
         let speech = burstAudio(seconds: 50, bursts: [(0.5, pauses[0].lowerBound), (pauses[0].upperBound, pauses[1].lowerBound),
@@ -157,13 +158,14 @@ import Testing
         let truth: [(String, Double)] = [("to", 22.0), ("mute", 22.3), ("or", 22.8), ("unmute", 23.1), ("yourself", 23.8),
                                          ("you", 29.0), ("are", 29.3), ("now", 29.6), ("muted", 29.9), ("there", 31.0), ("is", 31.3)]
         var third: ClosedRange<Double>?
+        let filledLoop = LoopCut(start: 29.0, end: 30.2, heard: "you are now muted you are now muted", kept: "you are now muted")
         func run(failing: Int?) throws -> Transcript {
             let engine = ScriptedEngine(calls: [
                 said([("alpha", 5)] + truth.prefix(5) + [("to", 28.9), ("mute", 29.2)]),
                 said([("the", 20.5), ("future", 21.0), ("you", 23.0), ("are", 23.3), ("now", 23.6), ("muted", 23.9),
                       ("there", 31.0), ("is", 31.3), ("bravo", 45)]),
                 said(truth),
-            ], failing: failing)
+            ], failing: failing, loopCuts: [2: [LoopCut(start: 11.0, end: 11.5, heard: "alpha alpha", kept: "alpha"), filledLoop]])
             defer { third = engine.windows.dropFirst(2).first }
             return try ChunkedTranscriber(engines: TierEngines(modern: [engine], basic: []), calibration: CalibrationTable(engines: [:]))
                 .transcribe(speech, plan: english)
@@ -174,6 +176,7 @@ import Testing
         #expect(pauses[0].contains(window.lowerBound) && pauses[1].contains(window.upperBound), "the third window heard \(window)")
         #expect(refereed.words.map(\.text) == ["alpha"] + truth.map(\.0) + ["bravo"])
         #expect(refereed.seamErrors.isEmpty)
+        #expect(refereed.loopCuts == [filledLoop])
         // When the third window fails, the middle decides, and the transcript says so.
         let unrefereed = try run(failing: 2)
         #expect(unrefereed.words.map(\.text) == ["alpha", "to", "mute", "or", "unmute", "yourself", "there", "is", "bravo"])

@@ -1,6 +1,6 @@
 import CapforgeCore
 import Foundation
-import Speech
+@testable import Speech
 import Testing
 
 @Suite struct JournalTests {
@@ -37,24 +37,41 @@ import Testing
         #expect(resumed == reference)
     }
 
-    /// What an engine cut of its loops is part of the transcript, and comes back from the journal.
-    @Test func loopCutsAreKeptAndResumed() throws {
+    /// What an engine cut of its loops or dropped as heard over no speech is part of the
+    /// transcript, and comes back from the journal.
+    @Test func loopCutsAndDropsAreKeptAndResumed() throws {
         let url = tempJournal()
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         let engine = ToneEngine(engine: "whisper", tier: .modern, languages: [.english])
         engine.loopCuts = { [LoopCut(start: $0.startTime, end: $0.startTime + 1, heard: "thank you thank you thank you", kept: "thank you")] }
+        // Said twice in the one window: both are reported.
+        engine.droppedWords = { audio in
+            [Word(text: "Bye", start: audio.endTime - 1, end: audio.endTime - 0.7, confidence: 0.9, tier: .modern, engine: "whisper"),
+             Word(text: "bye.", start: audio.endTime - 0.6, end: audio.endTime - 0.3, confidence: 0.9, tier: .modern, engine: "whisper")]
+        }
         let transcriber = ChunkedTranscriber(engines: TierEngines(modern: [engine], basic: []), calibration: CalibrationTable(engines: [:]))
         let first = try transcriber.transcribe(audio, plan: plan, journal: try TranscriptionJournal(url: url, key: "k1"))
         #expect(first.loopCuts.count == 3 && first.loopCuts.allSatisfy { $0.kept == "thank you" })
+        #expect(first.droppedWords.map(\.text) == ["Bye", "bye.", "Bye", "bye.", "Bye", "bye."])
         let resumed = try transcriber.transcribe(audio, plan: plan, journal: try TranscriptionJournal(url: url, key: "k1"))
         #expect(engine.calls.count == 3, "every chunk came from the journal")
-        #expect(resumed.loopCuts == first.loopCuts)
-        // A journal written before loops were recorded reads as none cut.
+        #expect(resumed.loopCuts == first.loopCuts && resumed.droppedWords == first.droppedWords)
+        // A journal written before loops and drops were recorded reads as none.
         let line = try #require(String(decoding: Data(contentsOf: url), as: UTF8.self).split(separator: "\n").dropFirst().first)
         var entry = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         entry["loopCuts"] = nil
+        entry["droppedWords"] = nil
         let old = try JSONDecoder().decode(JournalEntry.self, from: JSONSerialization.data(withJSONObject: entry))
-        #expect(old.loopCuts.isEmpty && !old.words.isEmpty)
+        #expect(old.loopCuts.isEmpty && old.droppedWords.isEmpty && !old.words.isEmpty)
+    }
+
+    /// Overlapping windows that both drop the same word report it once.
+    @Test func aWordDroppedByTwoWindowsIsReportedOnce() {
+        func word(_ text: String, _ start: Double) -> Word {
+            Word(text: text, start: start, end: start + 0.3, confidence: 0.9, tier: .modern, engine: "whisper")
+        }
+        let reported = ChunkedTranscriber.reportedOnce([[word("you", 40)], [word("Thank", 9.5), word("you.", 9.9)], [word("thank", 9.7), word("you", 10.0)]])
+        #expect(reported.map(\.text) == ["Thank", "you.", "you"])
     }
 
     @Test func tornLastLineAndForeignKeysAreIgnored() throws {

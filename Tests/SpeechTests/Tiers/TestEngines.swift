@@ -30,6 +30,8 @@ final class ToneEngine: SpeechEngine, @unchecked Sendable {
     var window: Double?
     /// What the engine says it cut of its own loops in a window (like Whisper's repetition guard).
     var loopCuts: (MonoAudio) -> [LoopCut] = { _ in [] }
+    /// What the engine says it left out as heard over no speech (like Whisper's no-speech filter).
+    var droppedWords: (MonoAudio) -> [Word] = { _ in [] }
 
     /// `stopsAtFirstPause`: like Whisper on a window with a long pause, nothing after the first sound.
     /// `slow`: recognises after working this long (giving up if cancelled meanwhile).
@@ -75,7 +77,9 @@ final class ToneEngine: SpeechEngine, @unchecked Sendable {
 
     func transcribeWindow(_ audio: MonoAudio, language: Language, nextWindowFrom: Double?, cancellation: Cancellation) throws -> HeardWindow {
         let words = try transcribe(audio, language: language, cancellation: cancellation)
-        guard let window, audio.duration > window else { return HeardWindow(words: words, heardUntil: audio.endTime, loopCuts: loopCuts(audio)) }
+        guard let window, audio.duration > window else {
+            return HeardWindow(words: words, heardUntil: audio.endTime, loopCuts: loopCuts(audio), droppedWords: droppedWords(audio))
+        }
         let limit = audio.startTime + window
         let heardUntil = regions(of: audio).map(\.end).filter { $0 <= limit }.max() ?? limit
         // A second pass would be paid only for a rest the next window does not hear.
@@ -111,11 +115,20 @@ final class ScriptedEngine: SpeechEngine, @unchecked Sendable {
     private let lock = NSLock()
     /// The span of audio each call was given, in call order.
     private(set) var windows: [ClosedRange<Double>] = []
+    /// Loops the engine says it cut, by call.
+    private let loopCuts: [Int: [LoopCut]]
 
-    init(model: String = "scripted", calls: [[Word]], failing: Int? = nil) {
+    init(model: String = "scripted", calls: [[Word]], failing: Int? = nil, loopCuts: [Int: [LoopCut]] = [:]) {
         identity = EngineIdentity(engine: "whisper", tier: .modern, model: model)
         self.calls = calls
         self.failing = failing
+        self.loopCuts = loopCuts
+    }
+
+    func transcribeWindow(_ audio: MonoAudio, language: Language, nextWindowFrom: Double?, cancellation: Cancellation) throws -> HeardWindow {
+        let call = lock.withLock { next }
+        return HeardWindow(words: try transcribe(audio, language: language, cancellation: cancellation), heardUntil: audio.endTime,
+                           loopCuts: loopCuts[call] ?? [])
     }
 
     func transcribe(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> [Word] {
