@@ -269,9 +269,13 @@ public final class CaptionPipeline: Sendable {
                 + "\(Format.duration(first.start))–\(Format.duration(last.end)): “\(excerpt(dropped.map(\.text)))”")
         }
         if let first = transcript.loopCuts.first {
-            let words = { (text: String) in excerpt(text.split(separator: " ").map(String.init)) }
+            // The counts tell a long loop from what was kept when both excerpts read the same.
+            let words = { (text: String) in
+                let words = text.split(separator: " ").map(String.init)
+                return "“\(excerpt(words))” (\(words.count) words)"
+            }
             warnings.append("the recogniser looped \(transcript.loopCuts.count) time(s) and copies the audio did not back were cut, "
-                + "first at \(Format.duration(first.start)): wrote “\(words(first.heard))”, kept “\(words(first.kept))”; the JSON lists each (loopCuts)")
+                + "first at \(Format.duration(first.start)): wrote \(words(first.heard)), kept \(words(first.kept)); the JSON lists each (loopCuts)")
         }
         if transcript.wordsOverNoSpeech > 0 {
             warnings.append("\(transcript.wordsOverNoSpeech) word(s) lie where the speech detector found no speech; kept and marked low-confidence")
