@@ -86,7 +86,7 @@ public final class SileroVAD: SpeechDetector, @unchecked Sendable {
             (start: Double(whisper.whisper_vad_segments_get_segment_t0(segments, i)) / 100,
              end: Double(whisper.whisper_vad_segments_get_segment_t1(segments, i)) / 100)
         }
-        return Self.regions(spans, in: audio)
+        return SoundOnset.extended(Self.regions(spans, in: audio), in: audio)
     }
 
     /// Spans in seconds from the first sample, placed on the file's timeline and kept inside the
