@@ -44,6 +44,13 @@ public struct HeardWindow: Sendable, Equatable {
         self.loopCuts = loopCuts
         self.droppedWords = droppedWords
     }
+
+    /// Takes in what a further call heard of the rest of the window: its words, loop cuts and drops.
+    mutating func add(_ rest: HeardWindow) {
+        words += rest.words
+        loopCuts += rest.loopCuts
+        droppedWords += rest.droppedWords
+    }
 }
 
 public enum SpeechError: Error, CustomStringConvertible, Equatable {

@@ -310,11 +310,8 @@ public final class ChunkedTranscriber: Sendable {
                 if let nextWindowFrom, first.start >= nextWindowFrom {
                     heard.heardUntil = first.start
                 } else {
-                    let rest = try listen(try audio.slice(from: first.start, to: clip.endTime), with: engine, language: language,
-                                          cancellation: cancellation)
-                    heard.words += rest.words
-                    heard.loopCuts += rest.loopCuts
-                    heard.droppedWords += rest.droppedWords
+                    heard.add(try listen(try audio.slice(from: first.start, to: clip.endTime), with: engine, language: language,
+                                         cancellation: cancellation))
                 }
             }
             heard.words.sort { ($0.start, $0.end) < ($1.start, $1.end) }
