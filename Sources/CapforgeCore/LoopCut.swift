@@ -12,4 +12,7 @@ public struct LoopCut: Codable, Sendable, Equatable {
         self.heard = heard
         self.kept = kept
     }
+
+    /// How many words the cut removed.
+    public var wordsCut: Int { heard.split(separator: " ").count - kept.split(separator: " ").count }
 }

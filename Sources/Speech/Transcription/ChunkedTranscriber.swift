@@ -105,7 +105,7 @@ public final class ChunkedTranscriber: Sendable {
         let chunks = entries.map(\.chunk)
         var kept = entries.map(\.words)
         var seamErrors: [String] = []
-        var loopCuts = entries.flatMap(\.loopCuts)
+        var loopCutsByWindow = entries.map(\.loopCuts)
         var droppedByWindow = entries.map(\.droppedWords)
         for i in kept.indices.dropFirst() {
             let before = entries[i - 1], start = chunks[i].start
@@ -130,7 +130,7 @@ public final class ChunkedTranscriber: Sendable {
                     do {
                         if let referee = try refereed(kept[i - 1], kept[i], before, entries[i], of: audio, language: plan.language, cancellation: cancellation) {
                             joined = (referee.earlier, referee.later)
-                            loopCuts += referee.filling.loopCuts
+                            loopCutsByWindow.append(referee.filling.loopCuts)
                             droppedByWindow.append(referee.filling.droppedWords)
                         }
                     } catch where cancellation.isCancelled {
@@ -154,7 +154,7 @@ public final class ChunkedTranscriber: Sendable {
                           droppedWords: Self.reportedOnce([checked.dropped] + droppedByWindow), wordsOverNoSpeech: checked.flagged,
                           arbitrations: entries.flatMap(\.verdicts), seamErrors: seamErrors,
                           checkedBy: crossChecked ? modern.flatMap { engines.crossChecker(for: plan.language, of: $0.identity)?.identity } : nil,
-                          loopCuts: loopCuts.sorted { $0.start < $1.start })
+                          loopCuts: Self.reportedOnce(loopCutsByWindow))
     }
 
     /// Windows that overlap may each drop the same words over no speech: a word is reported once,
@@ -168,6 +168,23 @@ public final class ChunkedTranscriber: Sendable {
             reported += fresh
         }
         return reported.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
+    }
+
+    /// Overlapping windows may each cut the same loop: cuts from different windows that overlap in
+    /// time are one loop, reported as the one that cut the most (two cuts in one window are two loops).
+    static func reportedOnce(_ cutsByWindow: [[LoopCut]]) -> [LoopCut] {
+        var reported: [LoopCut] = []
+        for cuts in cutsByWindow {
+            let earlier = reported.indices
+            for cut in cuts {
+                if let same = earlier.first(where: { reported[$0].start < cut.end && cut.start < reported[$0].end }) {
+                    if cut.wordsCut > reported[same].wordsCut { reported[same] = cut }
+                } else {
+                    reported.append(cut)
+                }
+            }
+        }
+        return reported.sorted { $0.start < $1.start }
     }
 
     /// Seconds of speech one word may account for when judging what a window heard.

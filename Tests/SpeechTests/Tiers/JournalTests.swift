@@ -74,6 +74,17 @@ import Testing
         #expect(reported.map(\.text) == ["Thank", "you.", "you"])
     }
 
+    /// A loop both overlapping windows cut is reported once, as the larger cut; two loops one
+    /// window cut stay two.
+    @Test func aLoopCutByTwoWindowsIsReportedOnce() {
+        let inFirst = [LoopCut(start: 10, end: 14, heard: "no no no no no no", kept: "no no"),
+                       LoopCut(start: 15, end: 16, heard: "yes yes yes", kept: "yes")]
+        let inSecond = [LoopCut(start: 11, end: 14.5, heard: "no no no no no no no no", kept: "no no"),
+                        LoopCut(start: 30, end: 31, heard: "go go go", kept: "go")]
+        let reported = ChunkedTranscriber.reportedOnce([inFirst, inSecond])
+        #expect(reported == [inSecond[0], inFirst[1], inSecond[1]])
+    }
+
     @Test func tornLastLineAndForeignKeysAreIgnored() throws {
         let url = tempJournal()
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
