@@ -1,3 +1,4 @@
+import CWhisper
 import CapforgeCore
 import Foundation
 import Testing
@@ -27,6 +28,17 @@ import TestSupport
         let overall = Double(edits) / Double(total)
         print("whisper \(weights) beam \(beam) librivox overall WER \(edits)/\(total) = \(String(format: "%.3f", overall))")
         #expect(overall <= 0.10)
+    }
+
+    /// A window beam search gives up on is sampled best-of-N like a greedy one, as whisper.cpp's
+    /// CLI and faster-whisper do (the library's beam defaults sample a single candidate).
+    @Test func beamSearchFallsBackToAsManySamplesAsGreedy() throws {
+        let greedy = try WhisperFixtures.tinyEnEngine.get().parameters(task: .transcribe, prompt: nil, redecoding: false)
+        let beam = try WhisperEngine(modelPath: try WhisperFixtures.tinyEnModel.get().path, options: WhisperOptions(beamSize: 5))
+            .parameters(task: .transcribe, prompt: nil, redecoding: false)
+        #expect(greedy.strategy == WHISPER_SAMPLING_GREEDY && greedy.greedy.best_of > 1)
+        #expect(beam.strategy == WHISPER_SAMPLING_BEAM_SEARCH && beam.beam_search.beam_size == 5)
+        #expect(beam.greedy.best_of == greedy.greedy.best_of)
     }
 
     @Test(arguments: [false, true])
