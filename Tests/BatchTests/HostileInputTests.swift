@@ -21,8 +21,8 @@ import Testing
         return url
     }()
 
-    func run(_ arguments: [String], timeout: Double = 120, signal: Int32? = nil, after delay: Double = 0) throws -> MeasuredRun {
-        let result = try MeasuredRun.run(arguments, environment: Self.environment, timeout: timeout, signal: signal, after: delay)
+    func run(_ arguments: [String], timeout: Double = 120, signal: Int32? = nil, when ready: () -> Bool = { true }) throws -> MeasuredRun {
+        let result = try MeasuredRun.run(arguments, environment: Self.environment, timeout: timeout, signal: signal, when: ready)
         #expect(result.signal == nil || result.signal == signal, "capforge \(arguments) died of signal \(result.signal ?? 0)")
         print(String(format: "hostile: exit %d, peak %.0f MB, %.1f s: capforge %@", result.status, result.peakMegabytes, result.seconds,
                      arguments.map { $0.count > 40 ? "…" + $0.suffix(39) : $0 }.joined(separator: " ")))
@@ -127,13 +127,16 @@ import Testing
         let subs = folder.appendingPathComponent("s.srt")
         try "1\n00:00:00,500 --> 00:00:20,000\nHello\n".write(to: subs, atomically: true, encoding: .utf8)
         let burn = ["burn", video.path, "--subs", subs.path, "--preset", "slow"]
-        let terminated = try run(burn, signal: SIGTERM, after: 1.5)
+        // The signal goes once the output's temporary exists: a fixed delay raced the whole
+        // burn (1.4 s on one CI machine), which then ended normally.
+        let writing = { !hiddenTemporaries(folder).isEmpty }
+        let terminated = try run(burn, signal: SIGTERM, when: writing)
         #expect(terminated.status == 143, "\(terminated.stderr)")
         #expect(hiddenTemporaries(folder).isEmpty)
-        let interrupted = try run(burn, signal: SIGINT, after: 1.5)
+        let interrupted = try run(burn, signal: SIGINT, when: writing)
         #expect(interrupted.status == 130)
         #expect(hiddenTemporaries(folder).isEmpty)
-        let killed = try run(burn, signal: SIGKILL, after: 1.5)
+        let killed = try run(burn, signal: SIGKILL, when: writing)
         #expect(killed.signal == SIGKILL)
         #expect(hiddenTemporaries(folder).count == 1, "SIGKILL leaves its temporary: \(listing(folder))")
         #expect(try run(burn).status == 0)

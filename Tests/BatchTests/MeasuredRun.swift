@@ -18,7 +18,7 @@ struct MeasuredRun {
     var output: String { stdout + stderr }
 
     static func run(_ arguments: [String], environment: [String: String], timeout: Double = 120,
-                    signal sendSignal: Int32? = nil, after delay: Double = 0) throws -> MeasuredRun {
+                    signal sendSignal: Int32? = nil, when ready: () -> Bool = { true }) throws -> MeasuredRun {
         let folder = try scratchFolder("run")
         defer { try? FileManager.default.removeItem(at: folder) }
         let outPath = folder.appendingPathComponent("stdout").path, errPath = folder.appendingPathComponent("stderr").path
@@ -45,7 +45,7 @@ struct MeasuredRun {
         while wait4(pid, &status, WNOHANG, &usage) == 0 {
             peakKilobytes = max(peakKilobytes, Self.highWaterKilobytes(of: pid))
             let elapsed = Date().timeIntervalSince(started)
-            if let sendSignal, !signalled, elapsed >= delay {
+            if let sendSignal, !signalled, ready() {
                 kill(pid, sendSignal)
                 signalled = true
             }
