@@ -265,7 +265,8 @@ public final class CaptionPipeline: Sendable {
         let dropped = transcript.droppedWords
         if let first = dropped.first, let last = dropped.last {
             warnings.append("dropped \(dropped.count) word(s) heard over no speech (music, noise or silence where the speech detector found "
-                + "no speech, or steady sound Whisper itself rated as no speech), "
+                + "no speech, steady sound Whisper itself rated as no speech, or words it guessed past the end of a window's audio where "
+                + "a pause followed), "
                 + "\(Format.duration(first.start))–\(Format.duration(last.end)): “\(excerpt(dropped.map(\.text)))”")
         }
         if let first = transcript.loopCuts.first {

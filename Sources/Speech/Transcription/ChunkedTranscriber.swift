@@ -107,6 +107,12 @@ public final class ChunkedTranscriber: Sendable {
         var seamErrors: [String] = []
         var loopCutsByWindow = entries.map(\.loopCuts)
         var droppedByWindow = entries.map(\.droppedWords)
+        // Guesses past a window's audio go; they are dropped text when no window hears that audio.
+        func withoutGuessedEnd(_ i: Int, heardAgain: Bool) {
+            let split = Seam.guessedEnd(kept[i], heardEnd: entries[i].heardEnd)
+            kept[i] = split.heard
+            if !heardAgain { droppedByWindow.append(split.guessed) }
+        }
         for i in kept.indices.dropFirst() {
             let before = entries[i - 1], start = chunks[i].start
             if options.onePass, before.heardUntil != nil {
@@ -119,7 +125,7 @@ public final class ChunkedTranscriber: Sendable {
                     kept[i - 1] = Seam.fitted(kept[i - 1], endingBy: start)
                 }
             } else if start >= before.heardEnd {
-                kept[i - 1] = Seam.withoutGuessedEnd(kept[i - 1], before: start)
+                withoutGuessedEnd(i - 1, heardAgain: start == before.heardEnd)
             } else {
                 // (An engine that stopped inside the overlap, the rest being this window's, has no
                 // words past its stop: the windows meet no later than the middle of what both heard.)
@@ -142,6 +148,9 @@ public final class ChunkedTranscriber: Sendable {
                 (kept[i - 1], kept[i]) = joined ?? Seam.cut(kept[i - 1], kept[i], at: middle)
             }
             kept[i] = Seam.withoutDuplicates(kept[i], after: kept[i - 1])
+        }
+        if let last = entries.indices.last, entries[last].heardEnd < audio.endTime {
+            withoutGuessedEnd(last, heardAgain: false)
         }
         let checked = HallucinationGuard().check(kept.flatMap { $0 }.sorted { ($0.start, $0.end) < ($1.start, $1.end) }, speech: regions)
         // The engines (and models) that produced chunks or arbitrated words, not every installed one.

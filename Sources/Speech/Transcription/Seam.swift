@@ -83,11 +83,14 @@ enum Seam {
         }
     }
 
-    /// `earlier` without the words it timed, with no duration, at or after `next` (where the next
-    /// window opens): Whisper clamps the words it guessed past the end of the audio it was given
-    /// onto that end, and the next window hears that audio itself.
-    static func withoutGuessedEnd(_ earlier: [Word], before next: Double) -> [Word] {
-        earlier.filter { !($0.end - $0.start < 0.05 && $0.start >= next - 0.05) }
+    /// `earlier` split into what it heard and the words it timed, with no duration, at the end of
+    /// the audio it heard (`heardEnd`): Whisper clamps the words it guessed past that end onto it.
+    /// What follows is the next window's to hear, or a pause the detector found, where nothing
+    /// was said ("出去散散步" then "你不想要我去找你吗?", nine characters at 101.56 s, the
+    /// window's end, with the next window opening at 101.67 s on "这部电影").
+    static func guessedEnd(_ earlier: [Word], heardEnd: Double) -> (heard: [Word], guessed: [Word]) {
+        let isGuess = { (word: Word) in word.end - word.start < 0.05 && word.start >= heardEnd - 0.05 }
+        return (earlier.filter { !isGuess($0) }, earlier.filter(isGuess))
     }
 
     private static func key(_ word: Word) -> String { word.text.spellingKey }

@@ -45,10 +45,11 @@ import Testing
             word.end = word.start
             return word
         }
-        let kept = Seam.withoutGuessedEnd(heard + guessed, before: 79.5)
-        #expect(kept.map(\.text) == ["the", "conference", "volume,"])
-        // Words further from the next window's start are the next window's business, not guesses.
-        #expect(Seam.withoutGuessedEnd(guessed, before: 85).count == guessed.count)
+        let split = Seam.guessedEnd(heard + guessed, heardEnd: 79.5)
+        #expect(split.heard.map(\.text) == ["the", "conference", "volume,"])
+        #expect(split.guessed == guessed)
+        // Words of no duration well before the window's end are not guesses past it.
+        #expect(Seam.guessedEnd(guessed, heardEnd: 85).heard == guessed)
     }
 
     /// The window before stopped at 141.95 s; the next opened at a pause at 141.25 s and heard none
