@@ -108,8 +108,11 @@ public final class ChunkedTranscriber: Sendable {
         var loopCutsByWindow = entries.map(\.loopCuts)
         var droppedByWindow = entries.map(\.droppedWords)
         // Guesses past a window's audio go; they are dropped text when no window hears that audio.
+        // There one word on the edge is the word the edge cut (its start was heard: "くださ" +
+        // "い", "forced" + "aligner"); a run of words said in no time is guessed.
         func withoutGuessedEnd(_ i: Int, heardAgain: Bool) {
             let split = Seam.guessedEnd(kept[i], heardEnd: entries[i].heardEnd)
+            guard heardAgain || split.guessed.count > 1 else { return }
             kept[i] = split.heard
             if !heardAgain { droppedByWindow.append(split.guessed) }
         }
