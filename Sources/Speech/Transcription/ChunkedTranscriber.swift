@@ -108,13 +108,10 @@ public final class ChunkedTranscriber: Sendable {
         var loopCutsByWindow = entries.map(\.loopCuts)
         var droppedByWindow = entries.map(\.droppedWords)
         // Guesses past a window's audio go; they are dropped text when no window hears that audio.
-        // There one word on the edge is the word the edge cut (its start was heard: "くださ" +
-        // "い", "forced" + "aligner"); a run of words said in no time is guessed.
-        func withoutGuessedEnd(_ i: Int, heardAgain: Bool) {
-            let split = Seam.guessedEnd(kept[i], heardEnd: entries[i].heardEnd)
-            guard heardAgain || split.guessed.count > 1 else { return }
+        func withoutGuessedEnd(_ i: Int, heardOn: Bool) {
+            let split = Seam.guessedEnd(kept[i], heardEnd: entries[i].heardEnd, heardOn: heardOn)
             kept[i] = split.heard
-            if !heardAgain { droppedByWindow.append(split.guessed) }
+            if !heardOn { droppedByWindow.append(split.guessed) }
         }
         for i in kept.indices.dropFirst() {
             let before = entries[i - 1], start = chunks[i].start
@@ -128,7 +125,7 @@ public final class ChunkedTranscriber: Sendable {
                     kept[i - 1] = Seam.fitted(kept[i - 1], endingBy: start)
                 }
             } else if start >= before.heardEnd {
-                withoutGuessedEnd(i - 1, heardAgain: start == before.heardEnd)
+                withoutGuessedEnd(i - 1, heardOn: start == before.heardEnd)
             } else {
                 // (An engine that stopped inside the overlap, the rest being this window's, has no
                 // words past its stop: the windows meet no later than the middle of what both heard.)
@@ -153,7 +150,7 @@ public final class ChunkedTranscriber: Sendable {
             kept[i] = Seam.withoutDuplicates(kept[i], after: kept[i - 1])
         }
         if let last = entries.indices.last, entries[last].heardEnd < audio.endTime {
-            withoutGuessedEnd(last, heardAgain: false)
+            withoutGuessedEnd(last, heardOn: false)
         }
         let checked = HallucinationGuard().check(kept.flatMap { $0 }.sorted { ($0.start, $0.end) < ($1.start, $1.end) }, speech: regions)
         // The engines (and models) that produced chunks or arbitrated words, not every installed one.

@@ -83,14 +83,18 @@ enum Seam {
         }
     }
 
-    /// `earlier` split into what it heard and the words it timed, with no duration, at the end of
-    /// the audio it heard (`heardEnd`): Whisper clamps the words it guessed past that end onto it.
-    /// What follows is the next window's to hear, or a pause the detector found, where nothing
-    /// was said ("出去散散步" then "你不想要我去找你吗?", nine characters at 101.56 s, the
-    /// window's end, with the next window opening at 101.67 s on "这部电影").
-    static func guessedEnd(_ earlier: [Word], heardEnd: Double) -> (heard: [Word], guessed: [Word]) {
+    /// `earlier` split into what it heard and what it guessed: the words it timed, with no
+    /// duration, at the end of the audio it heard (`heardEnd`), where Whisper clamps the words it
+    /// guessed past that end ("出去散散步" then "你不想要我去找你吗?", nine characters at 101.56 s,
+    /// the window's end, with the next window opening at 101.67 s on "这部电影"). When the next
+    /// window opens there (`heardOn`) it hears them itself. Otherwise one word alone on the edge
+    /// is the word the edge cut, its start heard ("くださ" + "い", "forced" + "aligner"), and stays;
+    /// a run of words said in no time is guessed.
+    static func guessedEnd(_ earlier: [Word], heardEnd: Double, heardOn: Bool) -> (heard: [Word], guessed: [Word]) {
         let isGuess = { (word: Word) in word.end - word.start < 0.05 && word.start >= heardEnd - 0.05 }
-        return (earlier.filter { !isGuess($0) }, earlier.filter(isGuess))
+        let guessed = earlier.filter(isGuess)
+        guard heardOn || guessed.count > 1 else { return (earlier, []) }
+        return (earlier.filter { !isGuess($0) }, guessed)
     }
 
     private static func key(_ word: Word) -> String { word.text.spellingKey }

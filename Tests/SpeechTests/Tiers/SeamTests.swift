@@ -45,11 +45,11 @@ import Testing
             word.end = word.start
             return word
         }
-        let split = Seam.guessedEnd(heard + guessed, heardEnd: 79.5)
+        let split = Seam.guessedEnd(heard + guessed, heardEnd: 79.5, heardOn: true)
         #expect(split.heard.map(\.text) == ["the", "conference", "volume,"])
         #expect(split.guessed == guessed)
         // Words of no duration well before the window's end are not guesses past it.
-        #expect(Seam.guessedEnd(guessed, heardEnd: 85).heard == guessed)
+        #expect(Seam.guessedEnd(guessed, heardEnd: 85, heardOn: true).heard == guessed)
     }
 
     /// The window before stopped at 141.95 s; the next opened at a pause at 141.25 s and heard none
