@@ -98,7 +98,7 @@ extension CaptionPipeline {
                 marks.append(.init(start: chunk.start, end: chunk.end, kind: .fallback, text: "fell back to the basic tier: " + (chunk.error ?? "the modern tier failed")))
             }
         }
-        marks += transcript.droppedWords.map { .init(start: $0.start, end: $0.end, kind: .dropped, text: "dropped “\($0.text)”: heard over no speech") }
+        marks += transcript.droppedWords.map { .init(start: $0.word.start, end: $0.word.end, kind: .dropped, text: "dropped “\($0.word.text)”: \($0.reason.explanation)") }
         marks += transcript.loopCuts.map { .init(start: $0.start, end: $0.end, kind: .dropped, text: "the recogniser looped: wrote “\($0.heard)”, kept “\($0.kept)”") }
         return marks
     }

@@ -262,11 +262,10 @@ public final class CaptionPipeline: Sendable {
     static func transcriptWarnings(_ transcript: Transcript) -> [String] {
         var warnings: [String] = []
         func excerpt(_ words: [String]) -> String { words.prefix(12).joined(separator: " ") + (words.count > 12 ? " …" : "") }
-        let dropped = transcript.droppedWords
-        if let first = dropped.first, let last = dropped.last {
-            warnings.append("dropped \(dropped.count) word(s) heard over no speech (music, noise or silence where the speech detector found "
-                + "no speech, steady sound Whisper itself rated as no speech, or words it guessed past the end of a window's audio where "
-                + "a pause followed), "
+        for reason in DropReason.allCases {
+            let dropped = transcript.droppedWords.filter { $0.reason == reason }.map(\.word)
+            guard let first = dropped.first, let last = dropped.last else { continue }
+            warnings.append("dropped \(dropped.count) word(s) \(reason.explanation), "
                 + "\(Format.duration(first.start))–\(Format.duration(last.end)): “\(excerpt(dropped.map(\.text)))”")
         }
         if let first = transcript.loopCuts.first {

@@ -55,9 +55,8 @@ public struct Transcript: Codable, Sendable, Equatable {
     /// The speech detector that chose which audio was recognised ("silero-v6.2.0", "energy");
     /// nil when the whole audio was recognised unchunked.
     public var speechDetector: String?
-    /// Words an engine produced over no speech, left out: over audio the speech detector found no
-    /// speech in, or (Whisper's own filter) over steady sound it rated as no speech.
-    public var droppedWords: [Word]
+    /// Words an engine produced and the captions leave out, each with the check that dropped it.
+    public var droppedWords: [DroppedWord]
     /// How many of `words` lie over no speech and were kept, marked low-confidence.
     public var wordsOverNoSpeech: Int
     /// Where the recogniser looped and the copies the audio did not back were cut.
@@ -75,7 +74,7 @@ public struct Transcript: Codable, Sendable, Equatable {
     public var translatedFrom: Language?
 
     public init(language: Language, words: [Word], engines: [EngineIdentity] = [], chunks: [ChunkRecord] = [], duration: Double,
-                speechDetector: String? = nil, droppedWords: [Word] = [], wordsOverNoSpeech: Int = 0,
+                speechDetector: String? = nil, droppedWords: [DroppedWord] = [], wordsOverNoSpeech: Int = 0,
                 arbitrations: [ArbitrationVerdict] = [], seamErrors: [String] = [], checkedBy: EngineIdentity? = nil, loopCuts: [LoopCut] = []) {
         self.language = language
         self.words = words

@@ -53,8 +53,8 @@ public struct JSONWriter: SubtitleWriter {
         var quality: QualityReport
         var chunks: [ChunkRecord]
         var words: [Word]
-        /// Words heard over no speech and left out of the cues.
-        var droppedWords: [Word]
+        /// Words left out of the cues, each with its `reason`.
+        var droppedWords: [DroppedWord]
         /// Where the recogniser looped: what it wrote and what was kept of it.
         var loopCuts: [LoopCut]
         /// `--tier arbitrate`'s doubted stretches: both engines' words and the deciding rule.

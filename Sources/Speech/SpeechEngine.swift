@@ -35,10 +35,10 @@ public struct HeardWindow: Sendable, Equatable {
     public var heardUntil: Double
     /// Where the engine looped and cut the copies the audio did not back.
     public var loopCuts: [LoopCut]
-    /// Words the engine itself left out as heard over no speech.
-    public var droppedWords: [Word]
+    /// Words the engine itself left out, and why.
+    public var droppedWords: [DroppedWord]
 
-    public init(words: [Word], heardUntil: Double, loopCuts: [LoopCut] = [], droppedWords: [Word] = []) {
+    public init(words: [Word], heardUntil: Double, loopCuts: [LoopCut] = [], droppedWords: [DroppedWord] = []) {
         self.words = words
         self.heardUntil = heardUntil
         self.loopCuts = loopCuts

@@ -1,3 +1,4 @@
+import CapforgeCore
 import Foundation
 import Testing
 import TestSupport
@@ -8,7 +9,7 @@ import TestSupport
 struct HallucinationEndToEndTests {
     struct Output {
         var words: [(text: String, start: Double)]
-        var dropped: [String]
+        var dropped: [(text: String, reason: String)]
         var stderr: String
     }
 
@@ -22,7 +23,7 @@ struct HallucinationEndToEndTests {
         let stem = (fixture as NSString).deletingPathExtension
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("\(stem).en.json"))) as! [String: Any]
         let words = (json["words"] as! [[String: Any]]).map { ($0["text"] as! String, $0["start"] as! Double) }
-        let dropped = (json["droppedWords"] as! [[String: Any]]).map { $0["text"] as! String }
+        let dropped = (json["droppedWords"] as! [[String: Any]]).map { ($0["text"] as! String, $0["reason"] as! String) }
         return Output(words: words, dropped: dropped, stderr: run.stdout + run.stderr)
     }
 
@@ -38,15 +39,15 @@ struct HallucinationEndToEndTests {
     }
 
     /// Tones, a melody, pulsing and white noise and silence: no words, chunked or whole, and
-    /// what Whisper invented over them is reported as dropped.
+    /// what Whisper invented over them is reported as dropped, a warning line for each reason.
     @Test(arguments: [("ggml-base.bin", [String]()), ("ggml-tiny.en.bin", []), ("ggml-base.bin", ["--no-chunking"]),
                       ("ggml-tiny.en.bin", ["--no-chunking"])])
     func tonesAndNoiseGetNoWords(model: String, extra: [String]) throws {
         let output = try caption("tones-noise.mkv", model: model, extra)
         #expect(output.words.isEmpty, "\(output.words.map(\.text))")
-        if !output.dropped.isEmpty {
-            #expect(output.stderr.contains("warning: tones-noise.mkv: dropped \(output.dropped.count) word(s) heard over no speech"),
-                    "\(output.stderr)")
+        for (raw, words) in Dictionary(grouping: output.dropped, by: \.reason) {
+            let reason = try #require(DropReason(rawValue: raw))
+            #expect(output.stderr.contains("warning: tones-noise.mkv: dropped \(words.count) word(s) \(reason.explanation)"), "\(output.stderr)")
         }
     }
 }

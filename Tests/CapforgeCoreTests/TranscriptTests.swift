@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import CapforgeCore
 
@@ -66,5 +67,18 @@ import Testing
         #expect(QualityNotice.text(for: Language("de-AT")).hasPrefix("Automatische Untertitel"))
         #expect(QualityNotice.text(for: Language("sw")) == QualityNotice.english)
         #expect(QualityNotice.text(for: nil) == QualityNotice.english)
+    }
+}
+
+@Suite struct DroppedWordTests {
+    /// A dropped word reads in the JSON as the word it was, plus why it went; without a reason
+    /// (a journal of an older build) it does not decode, so that chunk is recognised again.
+    @Test func aDroppedWordIsTheWordAndItsReason() throws {
+        let word = Word(text: "Thank", start: 3.5, end: 3.9, confidence: 0.4, tier: .modern, engine: "whisper")
+        let data = try JSONEncoder().encode(DroppedWord(word, reason: .guessedPastWindow))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["text"] as? String == "Thank" && object["start"] as? Double == 3.5 && object["reason"] as? String == "guessedPastWindow")
+        #expect(try JSONDecoder().decode(DroppedWord.self, from: data) == DroppedWord(word, reason: .guessedPastWindow))
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(DroppedWord.self, from: JSONEncoder().encode(word)) }
     }
 }

@@ -111,7 +111,7 @@ public final class ChunkedTranscriber: Sendable {
         func withoutGuessedEnd(_ i: Int, heardOn: Bool) {
             let split = Seam.guessedEnd(kept[i], heardEnd: entries[i].heardEnd, heardOn: heardOn)
             kept[i] = split.heard
-            if !heardOn { droppedByWindow.append(split.guessed) }
+            if !heardOn { droppedByWindow.append(split.guessed.dropped(.guessedPastWindow)) }
         }
         for i in kept.indices.dropFirst() {
             let before = entries[i - 1], start = chunks[i].start
@@ -168,15 +168,17 @@ public final class ChunkedTranscriber: Sendable {
 
     /// Windows that overlap may each drop the same words over no speech: a word is reported once,
     /// unless it is there twice in one window ("Bye bye.").
-    static func reportedOnce(_ droppedByWindow: [[Word]]) -> [Word] {
-        var reported: [Word] = []
+    static func reportedOnce(_ droppedByWindow: [[DroppedWord]]) -> [DroppedWord] {
+        var reported: [DroppedWord] = []
         var startsByKey: [String: [Double]] = [:]
         for dropped in droppedByWindow {
-            let fresh = dropped.filter { word in !(startsByKey[word.text.spellingKey] ?? []).contains { abs($0 - word.start) < 1 } }
-            for word in fresh { startsByKey[word.text.spellingKey, default: []].append(word.start) }
+            let fresh = dropped.filter { drop in
+                !(startsByKey[drop.word.text.spellingKey] ?? []).contains { abs($0 - drop.word.start) < 1 }
+            }
+            for word in fresh.map(\.word) { startsByKey[word.text.spellingKey, default: []].append(word.start) }
             reported += fresh
         }
-        return reported.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
+        return reported.sorted { ($0.word.start, $0.word.end) < ($1.word.start, $1.word.end) }
     }
 
     /// Overlapping windows may each cut the same loop: cuts from different windows that overlap in
@@ -390,7 +392,7 @@ public final class ChunkedTranscriber: Sendable {
         var filling = heard.window
         filling.words = filled
         filling.loopCuts.removeAll { $0.end <= filledFrom || $0.start >= filledUntil }
-        filling.droppedWords.removeAll { $0.end <= filledFrom || $0.start >= filledUntil }
+        filling.droppedWords.removeAll { $0.word.end <= filledFrom || $0.word.start >= filledUntil }
         return (kept + filled, rest, filling)
     }
 

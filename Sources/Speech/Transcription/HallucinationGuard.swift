@@ -35,8 +35,8 @@ public struct HallucinationGuard: Sendable {
 
     public struct Verdict: Sendable, Equatable {
         public var kept: [Word]
-        /// Words removed as heard over no speech.
-        public var dropped: [Word]
+        /// Words removed, each with the check that removed it.
+        public var dropped: [DroppedWord]
         /// How many kept words lie over no speech (marked low-confidence).
         public var flagged: Int
     }
@@ -46,7 +46,7 @@ public struct HallucinationGuard: Sendable {
         let loops = RepetitionGuard.runs(in: words.map(\.text.spellingKey)).map(\.words)
             .filter { run in 2 * run.filter { !isOverSpeech(words[$0], speech) }.count > run.count }
         let looped = Set(loops.joined())
-        var verdict = Verdict(kept: [], dropped: looped.sorted().map { words[$0] }, flagged: 0)
+        var verdict = Verdict(kept: [], dropped: looped.sorted().map { words[$0] }.dropped(.loopOverNoSpeech), flagged: 0)
         let words = words.enumerated().filter { !looped.contains($0.offset) }.map(\.element)
         var index = 0
         while index < words.count {
@@ -61,7 +61,7 @@ public struct HallucinationGuard: Sendable {
             let leadsIntoSpeech = runsIntoSpeech(run.last!, words[end...], speech)
             let doubted = run.contains { !Self.isSpeakable($0) || $0.confidence < doubtfulWord } || meanConfidence(run) < doubtfulRun
             if doubted && !leadsIntoSpeech {
-                verdict.dropped += run
+                verdict.dropped += Array(run).dropped(.outsideSpeech)
             } else {
                 verdict.kept += run.map { word in
                     var flagged = word
@@ -74,7 +74,7 @@ public struct HallucinationGuard: Sendable {
         }
         let (kept, stock) = withoutLoneStockPhrases(verdict.kept)
         verdict.kept = kept
-        verdict.dropped = (verdict.dropped + stock).sorted { $0.start < $1.start }
+        verdict.dropped = (verdict.dropped + stock.dropped(.loneStockPhrase)).sorted { $0.word.start < $1.word.start }
         return verdict
     }
 

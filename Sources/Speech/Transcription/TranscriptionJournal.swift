@@ -13,11 +13,11 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     public var heardUntil: Double?
     /// Where the engine looped and cut what the audio did not back.
     public var loopCuts: [LoopCut]
-    /// Words the engine itself left out as heard over no speech.
-    public var droppedWords: [Word]
+    /// Words the engine itself left out, and why.
+    public var droppedWords: [DroppedWord]
 
     public init(chunk: PlannedChunk, record: ChunkRecord, words: [Word], verdicts: [ArbitrationVerdict] = [], heardUntil: Double? = nil,
-                loopCuts: [LoopCut] = [], droppedWords: [Word] = []) {
+                loopCuts: [LoopCut] = [], droppedWords: [DroppedWord] = []) {
         self.chunk = chunk
         self.record = record
         self.words = words
@@ -36,7 +36,7 @@ public struct JournalEntry: Sendable, Equatable, Codable {
                   heardUntil: try container.decodeIfPresent(Double.self, forKey: .heardUntil),
                   // A journal written before loops or an engine's own drops were recorded has none.
                   loopCuts: try container.decodeIfPresent([LoopCut].self, forKey: .loopCuts) ?? [],
-                  droppedWords: try container.decodeIfPresent([Word].self, forKey: .droppedWords) ?? [])
+                  droppedWords: try container.decodeIfPresent([DroppedWord].self, forKey: .droppedWords) ?? [])
     }
 
     /// Where the words of this chunk end and the next chunk may begin.

@@ -27,7 +27,7 @@ public struct WhisperTranscription: Sendable, Equatable {
     public var heardUntil: Double
 
     /// What a chunked transcriber needs of it.
-    var window: HeardWindow { HeardWindow(words: words, heardUntil: heardUntil, loopCuts: loopCuts, droppedWords: droppedWords) }
+    var window: HeardWindow { HeardWindow(words: words, heardUntil: heardUntil, loopCuts: loopCuts, droppedWords: droppedWords.dropped(.steadySound)) }
 }
 
 /// A language guess from Whisper's language-token probabilities.

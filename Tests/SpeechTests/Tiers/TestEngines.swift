@@ -78,7 +78,7 @@ final class ToneEngine: SpeechEngine, @unchecked Sendable {
     func transcribeWindow(_ audio: MonoAudio, language: Language, nextWindowFrom: Double?, cancellation: Cancellation) throws -> HeardWindow {
         let words = try transcribe(audio, language: language, cancellation: cancellation)
         guard let window, audio.duration > window else {
-            return HeardWindow(words: words, heardUntil: audio.endTime, loopCuts: loopCuts(audio), droppedWords: droppedWords(audio))
+            return HeardWindow(words: words, heardUntil: audio.endTime, loopCuts: loopCuts(audio), droppedWords: droppedWords(audio).dropped(.steadySound))
         }
         let limit = audio.startTime + window
         let heardUntil = regions(of: audio).map(\.end).filter { $0 <= limit }.max() ?? limit
