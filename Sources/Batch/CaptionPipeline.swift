@@ -284,6 +284,13 @@ public final class CaptionPipeline: Sendable {
             warnings.append("\(transcript.seamErrors.count) seam(s) between windows that disagreed could not be heard again, so the overlap's "
                 + "middle joined them and a word there may be lost or doubled: \(first)")
         }
+        if let beam = transcript.beam, beam.unsureWindows + beam.failedWindows > 0 {
+            let windows = beam.beamWindows + beam.unsureWindows + beam.failedWindows
+            var parts: [String] = []
+            if beam.unsureWindows > 0 { parts.append("\(beam.unsureWindows) too unsure for it (greedy decoding with temperature fallback instead)") }
+            if beam.failedWindows > 0 { parts.append("\(beam.failedWindows) where it could not run (greedy decoding instead)") }
+            warnings.append("beam search decoded \(beam.beamWindows) of \(windows) 30 s window(s): " + parts.joined(separator: ", "))
+        }
         let givenToRival = transcript.arbitrations.filter { $0.winner == .basic }
         if !givenToRival.isEmpty {
             warnings.append("arbitration gave \(givenToRival.count) of \(transcript.arbitrations.count) doubted stretch(es) to the basic tier "

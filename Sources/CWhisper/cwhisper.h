@@ -94,10 +94,14 @@ enum whisper_sampling_strategy {
 };
 
 // Callback slots Capforge leaves empty are declared as plain function pointers of the
-// same size; abort_callback and encoder_begin_callback are used.
+// same size; abort_callback, encoder_begin_callback and logits_filter_callback are used.
 typedef void (*whisper_unused_callback)(void);
 // Called before each 30 s encoder pass; false stops the run, keeping what was decoded.
 typedef bool (*whisper_encoder_begin_callback)(struct whisper_context * ctx, struct whisper_state * state, void * user_data);
+// Called before each token is picked, with the window's tokens so far and the next token's
+// logits (n_vocab of them, the task and language tokens already suppressed), which it may change.
+typedef void (*whisper_logits_filter_callback)(struct whisper_context * ctx, struct whisper_state * state,
+                                               const whisper_token_data * tokens, int n_tokens, float * logits, void * user_data);
 
 // Upstream nests these as anonymous structs; naming them changes no layout.
 struct whisper_greedy_params { int best_of; };
@@ -165,7 +169,7 @@ struct whisper_full_params {
     void * encoder_begin_callback_user_data;
     ggml_abort_callback abort_callback;
     void * abort_callback_user_data;
-    whisper_unused_callback logits_filter_callback;
+    whisper_logits_filter_callback logits_filter_callback;
     void * logits_filter_callback_user_data;
 
     const void * const * grammar_rules;
@@ -226,7 +230,26 @@ struct cwhisper_functions {
     // Returns the token count, or minus the count needed when n_max_tokens is too small.
     int (* _Nonnull whisper_tokenize)(struct whisper_context * ctx, const char * text, whisper_token * tokens, int n_max_tokens);
     whisper_token (* _Nonnull whisper_token_eot)(struct whisper_context * ctx);
+    whisper_token (* _Nonnull whisper_token_sot)(struct whisper_context * ctx);
+    whisper_token (* _Nonnull whisper_token_solm)(struct whisper_context * ctx);
+    whisper_token (* _Nonnull whisper_token_prev)(struct whisper_context * ctx);
+    whisper_token (* _Nonnull whisper_token_nosp)(struct whisper_context * ctx);
+    whisper_token (* _Nonnull whisper_token_not)(struct whisper_context * ctx);
+    whisper_token (* _Nonnull whisper_token_beg)(struct whisper_context * ctx);
+    whisper_token (* _Nonnull whisper_token_lang)(struct whisper_context * ctx, int lang_id);
+    whisper_token (* _Nonnull whisper_token_translate)(struct whisper_context * ctx);
+    whisper_token (* _Nonnull whisper_token_transcribe)(struct whisper_context * ctx);
     const char * (* _Nonnull whisper_token_to_str)(struct whisper_context * ctx, whisper_token token);
+    int (* _Nonnull whisper_n_vocab)(struct whisper_context * ctx);
+    // Decodes `tokens` at positions n_past... of sequence 0 after dropping what the cache held
+    // there; the logits of the last token are the last of n_tokens rows. 0 on success.
+    int (* _Nonnull whisper_decode_with_state)(struct whisper_context * ctx, struct whisper_state * state, const whisper_token * tokens,
+                                              int n_tokens, int n_past, int n_threads);
+    float * (* _Nonnull whisper_get_logits_from_state)(struct whisper_state * state);
+    // Mel frames (centiseconds) of the audio of the running whisper_full.
+    int (* _Nonnull whisper_n_len_from_state)(struct whisper_state * state);
+    int (* _Nonnull whisper_full_n_segments_from_state)(struct whisper_state * state);
+    int64_t (* _Nonnull whisper_full_get_segment_t1_from_state)(struct whisper_state * state, int i_segment);
 };
 #pragma clang diagnostic pop
 
@@ -264,7 +287,22 @@ static inline const char * cwhisper_bind(void * library, struct cwhisper_functio
     CWHISPER_BIND(whisper_vad_free);
     CWHISPER_BIND(whisper_tokenize);
     CWHISPER_BIND(whisper_token_eot);
+    CWHISPER_BIND(whisper_token_sot);
+    CWHISPER_BIND(whisper_token_solm);
+    CWHISPER_BIND(whisper_token_prev);
+    CWHISPER_BIND(whisper_token_nosp);
+    CWHISPER_BIND(whisper_token_not);
+    CWHISPER_BIND(whisper_token_beg);
+    CWHISPER_BIND(whisper_token_lang);
+    CWHISPER_BIND(whisper_token_translate);
+    CWHISPER_BIND(whisper_token_transcribe);
     CWHISPER_BIND(whisper_token_to_str);
+    CWHISPER_BIND(whisper_n_vocab);
+    CWHISPER_BIND(whisper_decode_with_state);
+    CWHISPER_BIND(whisper_get_logits_from_state);
+    CWHISPER_BIND(whisper_n_len_from_state);
+    CWHISPER_BIND(whisper_full_n_segments_from_state);
+    CWHISPER_BIND(whisper_full_get_segment_t1_from_state);
 #undef CWHISPER_BIND
     return NULL;
 }

@@ -72,10 +72,13 @@ public struct Transcript: Codable, Sendable, Equatable {
     /// The spoken language when the words are an English translation of it; nil when they are
     /// what was said.
     public var translatedFrom: Language?
+    /// How the modern tier's windows were decoded when beam search was asked for; nil otherwise.
+    public var beam: BeamTally?
 
     public init(language: Language, words: [Word], engines: [EngineIdentity] = [], chunks: [ChunkRecord] = [], duration: Double,
                 speechDetector: String? = nil, droppedWords: [DroppedWord] = [], wordsOverNoSpeech: Int = 0,
-                arbitrations: [ArbitrationVerdict] = [], seamErrors: [String] = [], checkedBy: EngineIdentity? = nil, loopCuts: [LoopCut] = []) {
+                arbitrations: [ArbitrationVerdict] = [], seamErrors: [String] = [], checkedBy: EngineIdentity? = nil, loopCuts: [LoopCut] = [],
+                beam: BeamTally? = nil) {
         self.language = language
         self.words = words
         self.engines = engines
@@ -88,6 +91,7 @@ public struct Transcript: Codable, Sendable, Equatable {
         self.seamErrors = seamErrors
         self.checkedBy = checkedBy
         self.loopCuts = loopCuts
+        self.beam = beam
     }
 
     /// Seconds of speech (word time) per tier.

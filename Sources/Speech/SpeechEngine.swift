@@ -37,12 +37,15 @@ public struct HeardWindow: Sendable, Equatable {
     public var loopCuts: [LoopCut]
     /// Words the engine itself left out, and why.
     public var droppedWords: [DroppedWord]
+    /// How its 30 s windows were decoded when beam search was asked for; nil otherwise.
+    public var beam: BeamTally?
 
-    public init(words: [Word], heardUntil: Double, loopCuts: [LoopCut] = [], droppedWords: [DroppedWord] = []) {
+    public init(words: [Word], heardUntil: Double, loopCuts: [LoopCut] = [], droppedWords: [DroppedWord] = [], beam: BeamTally? = nil) {
         self.words = words
         self.heardUntil = heardUntil
         self.loopCuts = loopCuts
         self.droppedWords = droppedWords
+        self.beam = beam
     }
 
     /// Takes in what a further call heard of the rest of the window: its words, loop cuts and drops.
@@ -50,6 +53,7 @@ public struct HeardWindow: Sendable, Equatable {
         words += rest.words
         loopCuts += rest.loopCuts
         droppedWords += rest.droppedWords
+        beam = BeamTally.sum([beam, rest.beam])
     }
 }
 

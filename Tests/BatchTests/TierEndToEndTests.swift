@@ -184,6 +184,14 @@ struct TierEndToEndTests {
         #expect(CaptionPipeline.transcriptWarnings(Transcript(language: .english, words: [], duration: 60)).isEmpty)
     }
 
+    /// Windows `--beam` did not decode by beam search are said, and a run where it decoded every one is quiet.
+    @Test func windowsLeftToGreedyDecodingAreAWarningLine() {
+        let mixed = Transcript(language: .english, words: [], duration: 60, beam: BeamTally(beamWindows: 7, unsureWindows: 2, failedWindows: 1))
+        #expect(CaptionPipeline.transcriptWarnings(mixed) == ["beam search decoded 7 of 10 30 s window(s): 2 too unsure for it "
+            + "(greedy decoding with temperature fallback instead), 1 where it could not run (greedy decoding instead)"])
+        #expect(CaptionPipeline.transcriptWarnings(Transcript(language: .english, words: [], duration: 60, beam: BeamTally(beamWindows: 3))).isEmpty)
+    }
+
     /// Copies of a loop that were cut are said, with where, what was written and what was kept.
     @Test func aCutLoopIsAWarningLine() {
         let loop = Array(repeating: "I'm not sure what you're doing.", count: 4).joined(separator: " ")

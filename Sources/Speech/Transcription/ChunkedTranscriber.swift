@@ -163,7 +163,7 @@ public final class ChunkedTranscriber: Sendable {
                           droppedWords: Self.reportedOnce([checked.dropped] + droppedByWindow), wordsOverNoSpeech: checked.flagged,
                           arbitrations: entries.flatMap(\.verdicts), seamErrors: seamErrors,
                           checkedBy: crossChecked ? modern.flatMap { engines.crossChecker(for: plan.language, of: $0.identity)?.identity } : nil,
-                          loopCuts: Self.reportedOnce(loopCutsByWindow))
+                          loopCuts: Self.reportedOnce(loopCutsByWindow), beam: BeamTally.sum(entries.map(\.beam)))
     }
 
     /// Windows that overlap may each drop the same words over no speech: a word is reported once,
@@ -248,7 +248,7 @@ public final class ChunkedTranscriber: Sendable {
             let record = ChunkRecord(start: chunk.start, end: stopped ?? chunk.end, outcome: heard.words.isEmpty ? .silence : .recognised,
                                      tier: heard.engine.tier, engine: heard.engine.engine, crossCheckError: heard.crossCheckError)
             return JournalEntry(chunk: chunk, record: record, words: heard.words, heardUntil: stopped, loopCuts: heard.window.loopCuts,
-                                droppedWords: heard.window.droppedWords)
+                                droppedWords: heard.window.droppedWords, beam: heard.window.beam)
         }
         func failed(_ attempts: [Attempt]) -> JournalEntry {
             let reasons = attempts.compactMap { $0.error.map { "\($0)" } }

@@ -15,9 +15,11 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     public var loopCuts: [LoopCut]
     /// Words the engine itself left out, and why.
     public var droppedWords: [DroppedWord]
+    /// How the engine's windows were decoded when beam search was asked for.
+    public var beam: BeamTally?
 
     public init(chunk: PlannedChunk, record: ChunkRecord, words: [Word], verdicts: [ArbitrationVerdict] = [], heardUntil: Double? = nil,
-                loopCuts: [LoopCut] = [], droppedWords: [DroppedWord] = []) {
+                loopCuts: [LoopCut] = [], droppedWords: [DroppedWord] = [], beam: BeamTally? = nil) {
         self.chunk = chunk
         self.record = record
         self.words = words
@@ -25,9 +27,10 @@ public struct JournalEntry: Sendable, Equatable, Codable {
         self.heardUntil = heardUntil
         self.loopCuts = loopCuts
         self.droppedWords = droppedWords
+        self.beam = beam
     }
 
-    private enum CodingKeys: String, CodingKey { case chunk, record, words, verdicts, heardUntil, loopCuts, droppedWords }
+    private enum CodingKeys: String, CodingKey { case chunk, record, words, verdicts, heardUntil, loopCuts, droppedWords, beam }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -36,7 +39,8 @@ public struct JournalEntry: Sendable, Equatable, Codable {
                   heardUntil: try container.decodeIfPresent(Double.self, forKey: .heardUntil),
                   // A journal written before loops or an engine's own drops were recorded has none.
                   loopCuts: try container.decodeIfPresent([LoopCut].self, forKey: .loopCuts) ?? [],
-                  droppedWords: try container.decodeIfPresent([DroppedWord].self, forKey: .droppedWords) ?? [])
+                  droppedWords: try container.decodeIfPresent([DroppedWord].self, forKey: .droppedWords) ?? [],
+                  beam: try container.decodeIfPresent(BeamTally.self, forKey: .beam))
     }
 
     /// Where the words of this chunk end and the next chunk may begin.

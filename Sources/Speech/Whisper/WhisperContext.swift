@@ -44,25 +44,109 @@ final class WhisperContext {
     /// Runs the model over `samples`; `shouldAbort` is polled by ggml between graph steps. With
     /// `passesBefore` (centiseconds into `samples`), a 30 s encoder pass after the first starts
     /// only while Whisper's last finished segment ends before it (what lies after is heard by
-    /// the next window; 0: one pass), keeping what was decoded. Returns libwhisper's status code
-    /// (0 = success) and whether a pass was refused.
-    func run(_ params: whisper_full_params, samples: [Float], shouldAbort: Cancellation, passesBefore: Int64? = nil) -> (status: Int32, stoppedEarly: Bool) {
+    /// the next window; 0: one pass), keeping what was decoded. With `beam`, each window's tokens
+    /// are the ones Capforge's beam search picks (a greedy `params` runs it). Returns libwhisper's
+    /// status code (0 = success) and whether a pass was refused.
+    func run(
+        _ params: whisper_full_params, samples: [Float], shouldAbort: Cancellation, passesBefore: Int64? = nil, beam: BeamForcing? = nil
+    ) -> (status: Int32, stoppedEarly: Bool) {
         var params = params
         params.abort_callback = { userData in
             guard let userData else { return false }
             return Unmanaged<Cancellation>.fromOpaque(userData).takeUnretainedValue().isCancelled
         }
-        let budget = PassBudget(before: passesBefore, library: whisper)
-        params.encoder_begin_callback = { context, _, userData in
-            guard let userData, let context else { return true }
-            return Unmanaged<PassBudget>.fromOpaque(userData).takeUnretainedValue().allows(context)
+        let hooks = RunHooks(budget: PassBudget(before: passesBefore, library: whisper), beam: beam, library: whisper,
+                             threads: params.n_threads, vocabularySize: Int(whisper.whisper_n_vocab(context)))
+        params.encoder_begin_callback = { context, state, userData in
+            guard let userData, let context, let state else { return true }
+            return Unmanaged<RunHooks>.fromOpaque(userData).takeUnretainedValue().windowBegins(context, state)
         }
-        let status = withExtendedLifetime((shouldAbort, budget)) {
+        if beam != nil {
+            params.logits_filter_callback = { context, state, tokens, count, logits, userData in
+                guard let context, let state, let logits, let userData else { return }
+                let prefix = tokens.map { tokens in (0..<Int(count)).map { tokens[$0].id } } ?? []
+                Unmanaged<RunHooks>.fromOpaque(userData).takeUnretainedValue().beforeToken(context, state, prefix: prefix, logits: logits)
+            }
+        }
+        let status = withExtendedLifetime((shouldAbort, hooks)) {
             params.abort_callback_user_data = Unmanaged.passUnretained(shouldAbort).toOpaque()
-            params.encoder_begin_callback_user_data = Unmanaged.passUnretained(budget).toOpaque()
+            params.encoder_begin_callback_user_data = Unmanaged.passUnretained(hooks).toOpaque()
+            params.logits_filter_callback_user_data = Unmanaged.passUnretained(hooks).toOpaque()
             return samples.withUnsafeBufferPointer { whisper.whisper_full(context, params, $0.baseAddress, Int32($0.count)) }
         }
-        return (status, budget.refused)
+        return (status, hooks.budget.refused)
+    }
+
+    /// What the run's callbacks reach; used from the run's own thread only (a temperature
+    /// fallback's parallel decoders call `beforeToken`, which then only reads).
+    private final class RunHooks {
+        let budget: PassBudget
+        let beam: BeamForcing?
+        let library: cwhisper_functions
+        let threads: Int32
+        let vocabularySize: Int
+
+        init(budget: PassBudget, beam: BeamForcing?, library: cwhisper_functions, threads: Int32, vocabularySize: Int) {
+            self.budget = budget
+            self.beam = beam
+            self.library = library
+            self.threads = threads
+            self.vocabularySize = vocabularySize
+        }
+
+        func windowBegins(_ context: OpaquePointer, _ state: OpaquePointer) -> Bool {
+            guard budget.allows(context) else { return false }
+            if let beam {
+                let segments = library.whisper_full_n_segments_from_state(state)
+                beam.windowBegins(
+                    segmentsSoFar: Int(segments), lastSegmentEnd: segments > 0 ? library.whisper_full_get_segment_t1_from_state(state, segments - 1) : nil,
+                    audioLength: Int64(library.whisper_n_len_from_state(state)))
+            }
+            return true
+        }
+
+        func beforeToken(_ context: OpaquePointer, _ state: OpaquePointer, prefix: [Int32], logits: UnsafeMutablePointer<Float>) {
+            beam?.beforeToken(
+                prefix: prefix, scores: ScoreRow(values: UnsafeMutableBufferPointer(start: logits, count: vocabularySize)),
+                decoder: StateDecoder(context: context, state: state, library: library, threads: threads, vocabularySize: vocabularySize))
+        }
+    }
+
+    /// The scores libwhisper is about to pick the next token from.
+    private struct ScoreRow: NextTokenScores {
+        let values: UnsafeMutableBufferPointer<Float>
+
+        func copied() -> [Float] { Array(values) }
+
+        func force(_ id: Int32) -> Bool {
+            let index = Int(id)
+            var rival = -Float.infinity
+            for (other, value) in values.enumerated() where other != index { rival = max(rival, value) }
+            guard values[index] <= rival else { return false }
+            // Just above the rival: the other tokens keep their share of what is left, so the
+            // timestamp probabilities token timing reads change as little as they can.
+            values[index] = rival + max(1e-3, abs(rival) * 1e-5)
+            return true
+        }
+    }
+
+    /// Decodes on the running whisper_full's state.
+    private struct StateDecoder: WindowDecoder {
+        let context: OpaquePointer
+        let state: OpaquePointer
+        let library: cwhisper_functions
+        let threads: Int32
+        let vocabularySize: Int
+
+        func logits(after tokens: [Int32], past: Int) throws -> [Float] {
+            let status = tokens.withUnsafeBufferPointer {
+                library.whisper_decode_with_state(context, state, $0.baseAddress, Int32($0.count), Int32(past), threads)
+            }
+            guard status == 0, let rows = library.whisper_get_logits_from_state(state) else {
+                throw SpeechError.engineFailed(engine: WhisperEngine.engineName, reason: "whisper_decode_with_state failed with code \(status)")
+            }
+            return Array(UnsafeBufferPointer(start: rows + (tokens.count - 1) * vocabularySize, count: vocabularySize))
+        }
     }
 
     /// Which encoder passes a run may start; used from the run's own thread only.
@@ -101,6 +185,31 @@ final class WhisperContext {
                         start: data.t0, end: data.t1, dtwTime: data.t_dtw)
                 })
         }
+    }
+
+    /// The vocabulary's rules for Capforge's decoding settings, built once per model.
+    private(set) lazy var tokenRules: WhisperTokenRules = {
+        let size = Int(whisper.whisper_n_vocab(context))
+        var idOf: [String: Int32] = [:]
+        for id in 0..<Int32(size) { idOf[String(decoding: tokenBytes(id), as: UTF8.self)] = id }
+        let languages = (0...whisper.whisper_lang_max_id()).map { whisper.whisper_token_lang(context, $0) }
+        let never = [whisper.whisper_token_not(context), whisper.whisper_token_sot(context), whisper.whisper_token_nosp(context),
+                     whisper.whisper_token_solm(context), whisper.whisper_token_translate(context), whisper.whisper_token_transcribe(context),
+                     whisper.whisper_token_prev(context)] + languages
+        let defaults = whisper.whisper_full_default_params(WHISPER_SAMPLING_GREEDY)
+        return WhisperTokenRules(
+            vocabularySize: size, endOfText: endOfText, firstTimestamp: whisper.whisper_token_beg(context),
+            neverEmitted: never.filter { $0 >= 0 && Int($0) < size },
+            blankAtStart: [endOfText] + (idOf[" "].map { [$0] } ?? []),
+            nonSpeech: WhisperTokenRules.nonSpeechTokens(idOf: idOf),
+            maxInitialTimestamp: Int((defaults.max_initial_ts / WhisperTokenRules.timestampStep).rounded()))
+    }()
+
+    /// Tokens libwhisper decodes before a window's first one when no text prompt is given
+    /// (start of transcript, then a multilingual model's language and task), and the last of them.
+    func prompt(translating: Bool) -> (length: Int, last: Int32) {
+        guard isMultilingual else { return (1, whisper.whisper_token_sot(context)) }
+        return (3, translating ? whisper.whisper_token_translate(context) : whisper.whisper_token_transcribe(context))
     }
 
     func tokenCount(_ text: String) -> Int {

@@ -67,7 +67,7 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
         let began = Date()
         guard !audio.samples.isEmpty else {
             return WhisperTranscription(words: [], segments: [], language: requested ?? .english, seconds: 0, redecodedSegments: 0,
-                                        loopCuts: [], droppedWords: [], heardUntil: audio.endTime)
+                                        loopCuts: [], droppedWords: [], heardUntil: audio.endTime, beam: nil)
         }
         lock.lock()
         defer { lock.unlock() }
@@ -91,7 +91,7 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
                     text: text(of: [segment]), noSpeechProbability: Double(segment.noSpeechProbability))
             },
             language: plain.language, seconds: Date().timeIntervalSince(began), redecodedSegments: redecoded, loopCuts: plain.loopCuts,
-            droppedWords: plain.overSteadySound, heardUntil: plain.heardUntil)
+            droppedWords: plain.overSteadySound, heardUntil: plain.heardUntil, beam: plain.beam)
     }
 
     private func text(of segments: some Collection<DecodedSegment>) -> String {
@@ -108,6 +108,7 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
         var redecoded: Int
         var loopCuts: [LoopCut]
         var heardUntil: Double
+        var beam: BeamTally?
     }
 
     private func hear(
@@ -179,7 +180,7 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
                                 origin: audio.startTime, audioEnd: audio.endTime)
         }
         return Hearing(segments: segments, words: words(segments), overSteadySound: words(steady), language: decodedIn, redecoded: redecoded,
-                       loopCuts: loopCuts, heardUntil: heardUntil)
+                       loopCuts: loopCuts, heardUntil: heardUntil, beam: decoded.beam)
     }
 
     /// The most likely spoken language of the first 30 s of `audio`; nil for an English-only
@@ -228,31 +229,55 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
     func decode(
         _ samples: [Float], language: String, task: WhisperTask, prompt: String?, redecoding: Bool, passesBefore: Int64?,
         cancellation: Cancellation, began: Date
-    ) throws -> (segments: [DecodedSegment], stoppedEarly: Bool) {
+    ) throws -> (segments: [DecodedSegment], stoppedEarly: Bool, beam: BeamTally?) {
         var params = parameters(task: task, prompt: prompt, redecoding: redecoding)
+        // The beam plans from the first token of a window decoded at temperature 0 with no text
+        // prompt; a prompted respelling pass and a re-decode (which samples) stay greedy.
+        let beam = options.beamSize > 1 && prompt == nil && !redecoding ? beamForcing(task: task, params: params, cancellation: cancellation) : nil
         let status = language.withCString { code in
             (prompt ?? "").withCString { promptText in
                 params.language = code
                 params.initial_prompt = prompt == nil ? nil : promptText
-                return context.run(params, samples: samples, shouldAbort: cancellation, passesBefore: passesBefore)
+                return context.run(params, samples: samples, shouldAbort: cancellation, passesBefore: passesBefore, beam: beam)
             }
         }
         // A decode that completed is kept even when the deadline passed just after it.
-        if status.status == 0 { return (context.segments(), status.stoppedEarly) }
+        if status.status == 0 {
+            let segments = context.segments()
+            guard let beam else { return (segments, status.stoppedEarly, nil) }
+            return (beam.corrected(segments), status.stoppedEarly, beam.report)
+        }
         try CancellationCheck(cancellation, started: began).check()
         throw SpeechError.engineFailed(engine: Self.engineName, reason: "whisper_full failed with code \(status.status)")
     }
 
+    private func beamForcing(task: WhisperTask, params: whisper_full_params, cancellation: Cancellation) -> BeamForcing {
+        let prompt = context.prompt(translating: task == .translate)
+        return BeamForcing(
+            BeamForcing.Setup(
+                search: TopKBeamSearch.Shape(width: options.beamSize, maxTokens: Self.maxTokensPerWindow, pruningMargin: Self.beamPruning.margin,
+                                             horizon: Self.beamPruning.horizon),
+                rules: context.tokenRules,
+                promptLength: prompt.length, promptTail: prompt.last, unsureBelow: Double(params.logprob_thold)),
+            shouldStop: { cancellation.isCancelled })
+    }
+
+    /// How the beam search prunes: candidates more than 1 nat (a factor of e) behind the step's
+    /// best, and beams that have differed from the best for more than 6 tokens. libwhisper's
+    /// public API decodes one sequence per state, so every beam re-decodes where it differs:
+    /// unpruned, width 5 took 3.5x greedy decoding's time on a 30 s clip. On the long-form
+    /// calibration half (tiny.en, one run each) margin 1 / horizon 6 made 134 errors at about
+    /// 1.25x greedy's time, 2 / 6 139, and 4 / 8 132 at about 2.5x (greedy: 124).
+    static let beamPruning = (margin: 1.0, horizon: 6)
+
+    /// libwhisper's n_text_ctx / 2 - 4 for every Whisper model (448 text positions).
+    static let maxTokensPerWindow = 220
+
     /// Everything but the language and the prompt's text, which `decode` lends for the call only.
     func parameters(task: WhisperTask, prompt: String?, redecoding: Bool) -> whisper_full_params {
-        var params = context.defaultParams(options.beamSize > 1 ? WHISPER_SAMPLING_BEAM_SEARCH : WHISPER_SAMPLING_GREEDY)
+        // Greedy even with a beam: Capforge's beam search picks the tokens the greedy sampler takes.
+        var params = context.defaultParams(WHISPER_SAMPLING_GREEDY)
         params.n_threads = Int32(options.threads)
-        if options.beamSize > 1 {
-            params.beam_search.beam_size = Int32(options.beamSize)
-            // A window that falls back samples as many candidates as in greedy decoding (the
-            // library's beam-search defaults sample one, a worse fallback than greedy's).
-            params.greedy.best_of = context.defaultParams(WHISPER_SAMPLING_GREEDY).greedy.best_of
-        }
         // Captioning defaults: timestamps on (off wrecks audio past 30 s), no text carried into
         // the next 30 s window (a carried hallucination repeats, and base carrying it skipped
         // repeated sentences: 9-12 % more word errors on held-out long-form speech),

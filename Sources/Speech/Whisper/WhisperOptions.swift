@@ -6,9 +6,9 @@ public struct WhisperOptions: Sendable, Equatable {
     public var threads: Int
     /// DTW-aligned word starts (about 25–30 % slower; needs flash attention off at load).
     public var preciseTiming: Bool
-    /// 1 = greedy (with temperature fallback); above 1 = libwhisper's beam search of that width.
-    /// libwhisper 1.8.5 draws each beam's candidate tokens by sampling the softmax (its top-k
-    /// sort goes unused), so this is not the top-k beam of openai/CTranslate2.
+    /// 1 = greedy (with temperature fallback); above 1 = Capforge's top-k beam search of that
+    /// width (`BeamForcing`), pruned where the model is sure. libwhisper's own beam search is not
+    /// used: 1.8.5 draws each beam's candidates by sampling the softmax.
     public var beamSize: Int
     /// Text shown to the decoder before every 30 s window of a second decoding (e.g. a glossary
     /// of spellings), which may only respell short stretches of the unprompted one

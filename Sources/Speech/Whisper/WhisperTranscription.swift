@@ -25,9 +25,13 @@ public struct WhisperTranscription: Sendable, Equatable {
     /// Where Whisper stopped listening: the audio's end, or, asked to leave to a next window
     /// what lies after `nextWindowFrom`, the end of the last segment it finished before that.
     public var heardUntil: Double
+    /// How the windows were decoded when beam search was asked for; nil otherwise.
+    public var beam: BeamTally?
 
     /// What a chunked transcriber needs of it.
-    var window: HeardWindow { HeardWindow(words: words, heardUntil: heardUntil, loopCuts: loopCuts, droppedWords: droppedWords.dropped(.steadySound)) }
+    var window: HeardWindow {
+        HeardWindow(words: words, heardUntil: heardUntil, loopCuts: loopCuts, droppedWords: droppedWords.dropped(.steadySound), beam: beam)
+    }
 }
 
 /// A language guess from Whisper's language-token probabilities.
