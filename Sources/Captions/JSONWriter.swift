@@ -59,6 +59,9 @@ public struct JSONWriter: SubtitleWriter {
         var loopCuts: [LoopCut]
         /// `--tier arbitrate`'s doubted stretches: both engines' words and the deciding rule.
         var arbitrations: [ArbitrationVerdict]
+        /// With `--beam`: how many 30 s windows the beam search decoded and how many it left to
+        /// greedy decoding; absent otherwise.
+        var beam: BeamTally?
         var cues: [CueRecord]
     }
 
@@ -75,7 +78,7 @@ public struct JSONWriter: SubtitleWriter {
             language: transcript.language, translatedFrom: transcript.translatedFrom, duration: transcript.duration, tier: transcript.tier,
             basicShare: transcript.basicShare, engines: transcript.engines, checkedBy: transcript.checkedBy, speechDetector: transcript.speechDetector, settings: settings, quality: quality,
             chunks: transcript.chunks, words: transcript.words, droppedWords: transcript.droppedWords, loopCuts: transcript.loopCuts,
-            arbitrations: transcript.arbitrations,
+            arbitrations: transcript.arbitrations, beam: transcript.beam,
             cues: cues.enumerated().map { CueRecord(number: $0 + 1, startMs: $1.start, endMs: $1.end, lines: $1.lines, tier: $1.tier) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

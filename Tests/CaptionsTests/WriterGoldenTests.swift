@@ -156,6 +156,12 @@ import Testing
         let parsed = try JSONDecoder().decode(Parsed.self, from: Data(text.utf8))
         #expect(parsed.quality == quality)
         #expect(parsed.settings == settings)
+        // With --beam, how the windows were decoded is there too.
+        var beamed = modernOnly
+        beamed.beam = BeamTally(beamWindows: 3, unsureWindows: 1)
+        struct Beamed: Decodable { var beam: BeamTally }
+        let beamedText = try JSONWriter(transcript: beamed, cues: [Fixtures.mixedCues[0]], settings: settings, quality: quality).render()
+        #expect(try JSONDecoder().decode(Beamed.self, from: Data(beamedText.utf8)).beam == BeamTally(beamWindows: 3, unsureWindows: 1))
     }
 
     @Test func playerNaming() {
