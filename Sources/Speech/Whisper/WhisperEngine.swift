@@ -266,8 +266,9 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
     /// best, and beams that have differed from the best for more than 6 tokens. libwhisper's
     /// public API decodes one sequence per state, so every beam re-decodes where it differs:
     /// unpruned, width 5 took 3.5x greedy decoding's time on a 30 s clip. On the long-form
-    /// calibration half (tiny.en, one run each) margin 1 / horizon 6 made 134 errors at about
-    /// 1.25x greedy's time, 2 / 6 139, and 4 / 8 132 at about 2.5x (greedy: 124).
+    /// calibration half (tiny.en, one run each) margin 1 / horizon 6 made 134 errors, 2 / 6 139,
+    /// and 4 / 8 132 at twice the time of 1 / 6 (greedy: 124). With 1 / 6, width 5 takes 1.8x
+    /// greedy's time with tiny.en and 1.2x with base.
     static let beamPruning = (margin: 1.0, horizon: 6)
 
     /// libwhisper's n_text_ctx / 2 - 4 for every Whisper model (448 text positions).
