@@ -139,6 +139,9 @@ final class WhisperContext {
         let vocabularySize: Int
 
         func logits(after tokens: [Int32], past: Int) throws -> [Float] {
+            guard !tokens.isEmpty, past >= 0 else {
+                throw SpeechError.engineFailed(engine: WhisperEngine.engineName, reason: "nothing to decode at position \(past)")
+            }
             let status = tokens.withUnsafeBufferPointer {
                 library.whisper_decode_with_state(context, state, $0.baseAddress, Int32($0.count), Int32(past), threads)
             }
