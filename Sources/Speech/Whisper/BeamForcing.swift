@@ -106,12 +106,10 @@ final class BeamForcing {
             // Sorted, each sequence shares the longest prefix with its neighbour; the walk starts
             // from the end nearer what the cache holds.
             var order = sequences.indices.sorted(by: { sequences[$0].lexicographicallyPrecedes(sequences[$1]) })
-            let shared = { (index: Int) in zip(cached, sequences[index]).prefix { $0 == $1 }.count }
-            if shared(order.last!) > shared(order.first!) { order.reverse() }
+            if cached.sharedPrefixLength(with: sequences[order.last!]) > cached.sharedPrefixLength(with: sequences[order.first!]) { order.reverse() }
             for index in order {
                 let sequence = sequences[index]
-                let shared = shared(index)
-                let from = min(shared, sequence.count - 1)
+                let from = min(cached.sharedPrefixLength(with: sequence), sequence.count - 1)
                 scores[index] = try decoder.logits(after: Array(sequence[from...]), past: prompt + from)
                 cached = sequence
             }
@@ -134,16 +132,12 @@ final class BeamForcing {
     /// keys and values, other kernels): up to 0.12 in a logit of base, 0.01 on average, where
     /// another prompt length changes every logit by whole units.
     static func agree(_ decoded: [Float], _ given: [Float]) -> Bool {
-        guard decoded.count == given.count, !given.isEmpty else { return false }
-        var difference: Float = 0, compared = 0
-        for (decoded, given) in zip(decoded, given) where given > -.infinity {
-            difference += abs(decoded - given)
-            compared += 1
-        }
-        // The likeliest token libwhisper leaves allowed is the same.
         let allowed = given.indices.filter { given[$0] > -.infinity }
+        guard decoded.count == given.count, !allowed.isEmpty else { return false }
+        let meanDifference = allowed.reduce(Float(0)) { $0 + abs(decoded[$1] - given[$1]) } / Float(allowed.count)
+        // The likeliest token libwhisper leaves allowed is the same.
         let top = { (scores: [Float]) in allowed.max { scores[$0] < scores[$1] } }
-        return compared > 0 && difference / Float(compared) <= 0.05 && top(decoded) == top(given)
+        return meanDifference <= 0.05 && top(decoded) == top(given)
     }
 
     /// `segments` from the run, with the model's own probability on every token that was raised.

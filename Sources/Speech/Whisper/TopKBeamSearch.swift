@@ -34,6 +34,9 @@ struct TopKBeamSearch {
         var sum: Double
         var ids: [Int32] { tokens.map(\.id) }
         var meanLogProbability: Double { sum / Double(max(1, tokens.count)) }
+
+        /// How many of its last tokens are not `other`'s.
+        func tokensDiffering(from other: Beam) -> Int { tokens.count - ids.sharedPrefixLength(with: other.ids) }
     }
 
     /// The best finished token sequence; nil when none finished within `maxTokens` (a window
@@ -60,7 +63,7 @@ struct TopKBeamSearch {
                 let extended = Beam(tokens: beams[candidate.beam].tokens + [candidate.token], sum: candidate.sum)
                 if candidate.token.id == rules.endOfText || endsAt(candidate.token.id) {
                     newlyFinished.append(extended)
-                } else if let leader = next.first, let horizon = shape.horizon, extended.tokens.count - zip(extended.tokens, leader.tokens).prefix(while: { $0.id == $1.id }).count > horizon {
+                } else if let leader = next.first, let horizon = shape.horizon, extended.tokensDiffering(from: leader) > horizon {
                     continue
                 } else {
                     next.append(extended)
@@ -86,5 +89,12 @@ struct TopKBeamSearch {
             if best.count > count { best.removeLast() }
         }
         return best
+    }
+}
+
+extension Array where Element == Int32 {
+    /// How many tokens from the start both sequences hold alike.
+    func sharedPrefixLength(with other: [Int32]) -> Int {
+        zip(self, other).prefix { $0 == $1 }.count
     }
 }
