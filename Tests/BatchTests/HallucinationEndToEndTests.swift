@@ -17,8 +17,11 @@ struct HallucinationEndToEndTests {
         let folder = try scratchFolder("hallucination")
         defer { try? FileManager.default.removeItem(at: folder) }
         try copyFixture(fixture, to: folder)
+        // Deadlines are not what this suite tests: base decodes 25 s of noise whole in 52 s on an
+        // idle AVX2-only machine (every window falls back through the temperatures), so beside the
+        // suite's other Whisper runs it met the first call's 120 s limit.
         let run = try CLI().run(["caption", folder.path, "--formats", "json", "--lang", "en", "--tier", "modern",
-                                 "--model", CLI.models.appendingPathComponent(model).path] + extra)
+                                 "--model", CLI.models.appendingPathComponent(model).path, "--deadline-factor", "20"] + extra)
         #expect(run.status == 0, "\(run.stderr)")
         let stem = (fixture as NSString).deletingPathExtension
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("\(stem).en.json"))) as! [String: Any]
