@@ -33,29 +33,36 @@ public enum CaptionFiles {
 
     /// A subtitle file as a track: ASS with its styles, SRT and WebVTT as plain text. The
     /// language comes from the name (`talk.fr.srt`), else `language`; the title, unless given,
-    /// names the language and, for captions Capforge made, how it made them.
+    /// names the language and, for captions Capforge made, how it made them. Errors name the file.
     public static func track(from url: URL, language fallback: Language?, title: String?) throws -> SubtitleTrack {
         let named = Language(url.deletingPathExtension().pathExtension)
         let language = named ?? fallback
         let tier = CaptionProvenance.tier(ofCaptionsAt: url)
         let title = title ?? (tier != nil ? SubtitleTrack.title(language: language, tier: tier) : language?.name ?? url.deletingPathExtension().lastPathComponent)
-        switch SubtitleFormat(fileExtension: url.pathExtension) {
-        case .ass:
-            return .styled(try SubtitleReader.script(fileAt: url), language: language, title: title)
-        case .json:
-            throw CaptionFilesError.notSubtitles(path: url.path)
-        case .srt, .vtt, nil:
-            return .text(cues: try SubtitleReader.read(fileAt: url).cues, language: language, title: title)
+        do {
+            switch SubtitleFormat(fileExtension: url.pathExtension) {
+            case .ass:
+                return .styled(try SubtitleReader.script(fileAt: url), language: language, title: title, source: url.path)
+            case .json:
+                throw CaptionFilesError.notSubtitles(path: url.path)
+            case .srt, .vtt, nil:
+                return .text(cues: try SubtitleReader.read(fileAt: url).cues, language: language, title: title, source: url.path)
+            }
+        } catch let error as SubtitleReadError {
+            throw CaptionFilesError.unreadable(path: url.path, reason: error)
         }
     }
 }
 
 public enum CaptionFilesError: Error, CustomStringConvertible {
     case notSubtitles(path: String)
+    /// The reader's complaint (a line number, an encoding), which does not name the file.
+    case unreadable(path: String, reason: SubtitleReadError)
 
     public var description: String {
         switch self {
         case .notSubtitles(let path): return "\(path): Capforge's JSON holds the words, not a subtitle track; give the SRT, WebVTT or ASS file"
+        case .unreadable(let path, let reason): return "\(path): \(reason)"
         }
     }
 }

@@ -14,6 +14,12 @@ public enum BurnWarning: Sendable, Equatable, CustomStringConvertible {
     case subtitleConverted(index: Int, from: String, to: String)
     /// Events of a track that shows one at a time (mov_text) ended where the next began.
     case subtitlesShortened(track: String, count: Int)
+    /// A track's events kept within the video: `cut` ended past its end, `dropped` began after it.
+    case cuesClamped(track: String, cut: Int, dropped: Int, videoEnd: Double)
+    case emptyTrackLeftOut(track: String)
+    case titleCleaned(track: String, title: String)
+    /// A QuickTime timecode track that the output does not write again from the video's tag.
+    case timecodeLeftOut(index: Int, tagKept: Bool)
 
     public var description: String {
         switch self {
@@ -39,6 +45,15 @@ public enum BurnWarning: Sendable, Equatable, CustomStringConvertible {
             return "subtitle stream \(index) (\(from)) cannot be stored in this output format; converted to \(to) subtitles (styling beyond bold, italics and colour is lost)"
         case .subtitlesShortened(let track, let n):
             return "\(n) event(s) of track '\(track)' overlapped the next and now end where it begins (MP4 text tracks show one at a time; use .mkv to keep them)"
+        case .cuesClamped(let track, let cut, let dropped, let end):
+            let parts = [cut > 0 ? "\(cut) cue(s) ran past it and now end there" : nil, dropped > 0 ? "\(dropped) cue(s) started after it and were left out" : nil]
+            return "\(track): the video ends at \(String(format: "%.2f", end)) s: " + parts.compactMap { $0 }.joined(separator: "; ")
+        case .emptyTrackLeftOut(let track):
+            return "\(track) holds no cues within the video (an empty file, or an ASS file without [Events]); no track was written for it"
+        case .titleCleaned(let track, let title):
+            return "\(track): control characters removed from the track title (no player can show them); it is now '\(title)'"
+        case .timecodeLeftOut(let index, let tagKept):
+            return "stream \(index) (a QuickTime timecode track) was left out" + (tagKept ? "; the video keeps its start timecode as a tag" : "")
         }
     }
 }

@@ -15,27 +15,47 @@ final class StreamCopier {
     let input: InputFile
     let output: OutputFile
     private var routes: [Int: Route] = [:]
-    private(set) var warnings: [BurnWarning] = []
+    private var routingWarnings: [BurnWarning] = []
+    /// Input QuickTime timecode tracks, which are never copied as streams (see `warnings`).
+    private var timecodeTracks: [Int] = []
 
     init(input: InputFile, output: OutputFile) {
         self.input = input
         self.output = output
     }
 
+    /// What was left out or converted. A timecode track is left out only when the output does
+    /// not carry it: the MOV and MP4 muxers write one again from the `timecode` tag of a video
+    /// stream copied with its tags (FFmpeg has no codec to copy it as a stream).
+    var warnings: [BurnWarning] {
+        let tagged = (0..<Int(output.context.pointee.nb_streams)).contains { index in
+            let stream = output.stream(index)
+            return stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO && av_dict_get(stream.pointee.metadata, "timecode", nil, 0) != nil
+        }
+        let rewritten = tagged && ["mov", "mp4"].contains(String(cString: output.format.pointee.name))
+        return routingWarnings + (rewritten ? [] : timecodeTracks.map { .timecodeLeftOut(index: $0, tagKept: tagged) })
+    }
+
     /// Routes stream `index` when `kinds` has its type and the container can hold it (or, for
-    /// audio, hold it once converted); otherwise it is left out with a warning.
-    func route(_ index: Int, kinds: Set<AVMediaType>) throws {
+    /// audio, hold it once converted); otherwise it is left out with a warning. True when routed.
+    @discardableResult
+    func route(_ index: Int, kinds: Set<AVMediaType>) throws -> Bool {
         let stream = input.stream(index)
         let par = stream.pointee.codecpar!
         let type = par.pointee.codec_type
         let codecName = String(cString: avcodec_get_name(par.pointee.codec_id))
+        if type == AVMEDIA_TYPE_DATA && par.pointee.codec_tag == Self.timecodeTag {
+            stream.pointee.discard = AVDISCARD_ALL
+            timecodeTracks.append(index)
+            return false
+        }
         let holds = type == AVMEDIA_TYPE_ATTACHMENT ? (output.holdsAttachments ? 1 : 0) : output.canHold(par.pointee.codec_id)
         let known = par.pointee.codec_id != AV_CODEC_ID_NONE
         let convertible = type == AVMEDIA_TYPE_AUDIO && avcodec_find_decoder(par.pointee.codec_id) != nil
         guard known, kinds.contains(type), holds != 0 || convertible else {
             stream.pointee.discard = AVDISCARD_ALL
-            warnings.append(known ? .streamDropped(index: index, codec: codecName) : .unknownStreamDropped(index: index))
-            return
+            routingWarnings.append(known ? .streamDropped(index: index, codec: codecName) : .unknownStreamDropped(index: index))
+            return false
         }
         let out = try output.addStream()
         try check(av_dict_copy(&out.pointee.metadata, stream.pointee.metadata, 0), "copying stream \(index)'s tags", path: output.path)
@@ -45,16 +65,29 @@ final class StreamCopier {
             try check(avcodec_parameters_from_context(out.pointee.codecpar, reencoder.encoder.context), "configuring the output audio", path: output.path)
             out.pointee.time_base = reencoder.encoder.context.pointee.time_base
             routes[index] = .reencode(output: Int(out.pointee.index), reencoder)
-            warnings.append(.audioReencoded(index: index, from: codecName))
+            routingWarnings.append(.audioReencoded(index: index, from: codecName))
         } else {
             try check(avcodec_parameters_copy(out.pointee.codecpar, par), "copying stream \(index)", path: output.path)
-            // The source container's tag may mean nothing in the output container.
-            out.pointee.codecpar.pointee.codec_tag = 0
+            out.pointee.codecpar.pointee.codec_tag = keptTag(par)
             out.pointee.time_base = stream.pointee.time_base
             out.pointee.avg_frame_rate = stream.pointee.avg_frame_rate
             out.pointee.sample_aspect_ratio = stream.pointee.sample_aspect_ratio
             routes[index] = .copy(output: Int(out.pointee.index))
         }
+        return true
+    }
+
+    /// 'tmcd', the handler of a QuickTime timecode track.
+    private static let timecodeTag: UInt32 = 0x6463_6D74
+
+    /// The source's codec tag where it names the same codec in the output container, or the
+    /// container has no tag of its own for the codec (Matroska stores raw video only under its
+    /// FourCC), as FFmpeg's CLI keeps it; else 0, and the muxer picks its own.
+    private func keptTag(_ par: UnsafeMutablePointer<AVCodecParameters>) -> UInt32 {
+        guard let tags = output.format.pointee.codec_tag else { return par.pointee.codec_tag }
+        var own: UInt32 = 0
+        let sameCodec = av_codec_get_id(tags, par.pointee.codec_tag) == par.pointee.codec_id
+        return sameCodec || av_codec_get_tag2(tags, par.pointee.codec_id, &own) == 0 ? par.pointee.codec_tag : 0
     }
 
     /// Writes the packet when its stream is routed; false when it is not.

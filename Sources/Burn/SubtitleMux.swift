@@ -18,14 +18,42 @@ public struct MuxReport: Sendable, Equatable {
     public var warnings: [BurnWarning]
 }
 
+/// Why a mux cannot be made, with what to do instead.
+public enum MuxError: Error, Equatable, CustomStringConvertible {
+    case subtitleFileAsVideo(path: String)
+    case nothingToSubtitle(path: String)
+    case streamNotStorable(path: String, index: Int, codec: String, container: String, matroskaHolds: Bool)
+    case noCues(tracks: [String], videoEnd: Double?)
+
+    public var description: String {
+        switch self {
+        case .subtitleFileAsVideo(let path):
+            return "\(path) is a subtitle file, not a video: give the video first, then the subtitle files"
+        case .nothingToSubtitle(let path):
+            return "\(path) has no video or audio stream to add subtitle tracks to: give the video first"
+        case .streamNotStorable(let path, let index, let codec, let container, let matroskaHolds):
+            return "\(path): video stream \(index) (\(codec)) cannot be copied into \(container) output; "
+                + (matroskaHolds ? "name a Matroska output (.mkv), which holds it" : "convert the video to a common codec first")
+        case .noCues(let tracks, let end):
+            let within = end.map { String(format: " (the video ends at %.2f s)", $0) } ?? ""
+            return "nothing to add: \(tracks.joined(separator: ", ")) hold(s) no cues within the video\(within): "
+                + "an empty file, an ASS file without [Events], or cues that all start after the end"
+        }
+    }
+}
+
 /// Adds subtitle tracks to a copy of a video: every stream of the input copied packet for
 /// packet, existing subtitle tracks kept (text ones the container cannot hold converted to
-/// its codec), then one track per `SubtitleTrack`, written atomically to `output`.
+/// its codec), then one track per `SubtitleTrack` with its events kept within the video
+/// (and none for a track left without events), written atomically to `output`.
 public struct SubtitleMux: Sendable {
     public let input: String
     public let output: String
     public let tracks: [SubtitleTrack]
     public let outputPolicy: OutputPolicy
+    /// Refuse, rather than write a copy with nothing added, when no track has a cue within the
+    /// video (`capforge mux`, where the user named the files).
+    public var requiresCues = false
 
     public init(input: String, output: String, tracks: [SubtitleTrack], outputPolicy: OutputPolicy) {
         self.input = input
@@ -45,7 +73,10 @@ public struct SubtitleMux: Sendable {
 
     /// Throws `Cancelled()` when cancelled; the output path is then left untouched.
     public func run(cancellation: Cancellation? = nil) throws -> MuxReport {
-        try MuxSession(input: input, output: output, tracks: tracks, policy: outputPolicy).run(cancellation: cancellation)
+        // A folder or device at the output is refused by name before its extension is asked
+        // what format it is.
+        _ = try outputPolicy.destination(for: URL(fileURLWithPath: output))
+        return try MuxSession(input: input, output: output, tracks: tracks, policy: outputPolicy, requiresCues: requiresCues).run(cancellation: cancellation)
     }
 }
 
@@ -57,8 +88,22 @@ private final class MuxSession {
     private var report: [MuxedTrack] = []
     private var warnings: [BurnWarning] = []
 
-    init(input inputPath: String, output outputPath: String, tracks: [SubtitleTrack], policy: OutputPolicy) throws {
-        input = try InputFile(path: inputPath)
+    init(input inputPath: String, output outputPath: String, tracks: [SubtitleTrack], policy: OutputPolicy, requiresCues: Bool) throws {
+        let file = try InputFile(path: inputPath)
+        input = file
+        let types = (0..<file.streamCount).map { file.stream($0).pointee.codecpar.pointee.codec_type }
+        guard types.contains(AVMEDIA_TYPE_VIDEO) || types.contains(AVMEDIA_TYPE_AUDIO) else {
+            let onlySubtitles = !types.isEmpty && types.allSatisfy { $0 == AVMEDIA_TYPE_SUBTITLE }
+            throw onlySubtitles ? MuxError.subtitleFileAsVideo(path: inputPath) : MuxError.nothingToSubtitle(path: inputPath)
+        }
+        let end = try Self.mediaEnd(of: file)
+        var kept: [SubtitleTrack] = []
+        for track in tracks {
+            if let track = Self.withinVideo(track, end: end, warnings: &warnings) { kept.append(track) }
+        }
+        if requiresCues, kept.isEmpty, !tracks.isEmpty {
+            throw MuxError.noCues(tracks: tracks.map(\.name), videoEnd: end.map { Double($0) / 1000 })
+        }
         output = try OutputFile(path: outputPath, policy: policy)
         copier = StreamCopier(input: input, output: output)
         let streams = input.subtitleStreams
@@ -68,7 +113,15 @@ private final class MuxSession {
         // Text tracks this container cannot hold are read back and written again in its codec.
         let converted = Set(streams.filter { $0.isText && output.canHold(input.stream($0.index).pointee.codecpar.pointee.codec_id) == 0 }.map(\.index))
         for index in 0..<input.streamCount where !converted.contains(index) {
-            try copier.route(index, kinds: [AVMEDIA_TYPE_VIDEO, AVMEDIA_TYPE_AUDIO, AVMEDIA_TYPE_SUBTITLE, AVMEDIA_TYPE_ATTACHMENT])
+            let stream = input.stream(index)
+            let routed = try copier.route(index, kinds: [AVMEDIA_TYPE_VIDEO, AVMEDIA_TYPE_AUDIO, AVMEDIA_TYPE_SUBTITLE, AVMEDIA_TYPE_ATTACHMENT])
+            // A copy without its picture is no subtitled video (cover art may go).
+            if !routed, types[index] == AVMEDIA_TYPE_VIDEO, stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 {
+                let codec = stream.pointee.codecpar.pointee.codec_id
+                throw MuxError.streamNotStorable(path: inputPath, index: index, codec: String(cString: avcodec_get_name(codec)),
+                                                 container: String(cString: output.format.pointee.name),
+                                                 matroskaHolds: av_guess_format("matroska", nil, nil).map { avformat_query_codec($0, codec, FF_COMPLIANCE_NORMAL) == 1 } ?? false)
+            }
         }
         if !converted.isEmpty {
             for track in try EmbeddedSubtitles.read(path: inputPath, streams: converted) {
@@ -81,11 +134,56 @@ private final class MuxSession {
                 warnings.append(.subtitleConverted(index: track.stream.index, from: track.stream.codec, to: report[report.count - 1].codec))
             }
         }
-        for track in tracks { try add(track, size: size, path: outputPath) }
+        for track in kept { try add(track, size: size, path: outputPath) }
         try output.writeHeader()
     }
 
+    /// Milliseconds from the file's start to its end: the container's duration, else (a file
+    /// written as a stream, without one) the end of its last packet, read once through.
+    private static func mediaEnd(of input: InputFile) throws -> Int? {
+        if let duration = input.duration { return Int((duration * 1000).rounded()) }
+        let scan = try InputFile(path: input.path)
+        let packet = Packet()
+        var end: Int64?
+        while av_read_frame(scan.context, packet.pointer) >= 0 {
+            defer { packet.unref() }
+            let p = packet.pointer.pointee
+            guard p.pts != SHIM_AV_NOPTS_VALUE else { continue }
+            let last = av_rescale_q(p.pts + max(p.duration, 0), scan.stream(Int(p.stream_index)).pointee.time_base, SubtitleEncoder.timeBase)
+            end = max(end ?? last, last)
+        }
+        return end.map { Int($0 - av_rescale_q(input.startTime, shim_time_base_q(), SubtitleEncoder.timeBase)) }
+    }
+
+    /// The track with its events kept within the video (those starting at or after its end
+    /// left out, those running past it ending there), and nil when none is left; both said.
+    private static func withinVideo(_ track: SubtitleTrack, end: Int?, warnings: inout [BurnWarning]) -> SubtitleTrack? {
+        var track = track
+        if let end {
+            let count = track.events.count
+            track.events.removeAll { $0.start >= end }
+            var cut = 0
+            for i in track.events.indices where track.events[i].end > end {
+                track.events[i].end = end
+                cut += 1
+            }
+            let dropped = count - track.events.count
+            if cut + dropped > 0 { warnings.append(.cuesClamped(track: track.name, cut: cut, dropped: dropped, videoEnd: Double(end) / 1000)) }
+        }
+        guard !track.events.isEmpty else {
+            warnings.append(.emptyTrackLeftOut(track: track.name))
+            return nil
+        }
+        return track
+    }
+
     private func add(_ track: SubtitleTrack, size: (width: Int, height: Int), path: String) throws {
+        var track = track
+        let title = SubtitleTrack.menuTitle(track.title)
+        if title != track.title {
+            warnings.append(.titleCleaned(track: track.name, title: title))
+            track.title = title
+        }
         let codec: AVCodecID = output.isMOVFamily ? AV_CODEC_ID_MOV_TEXT : track.kind == .styled ? AV_CODEC_ID_ASS : AV_CODEC_ID_SUBRIP
         guard output.canHold(codec) != 0 else {
             throw BurnError.subtitlesUnsupported(path: path, codec: String(cString: avcodec_get_name(codec)))
@@ -102,8 +200,9 @@ private final class MuxSession {
             }
             if shortened > 0 { warnings.append(.subtitlesShortened(track: track.title, count: shortened)) }
         }
+        // The encoder's complaints are about the track's text: they name its file.
         let encoder = try SubtitleEncoder(codec: codec, header: track.header, width: size.width, height: size.height,
-                                          globalHeader: output.wantsGlobalHeader, path: path)
+                                          globalHeader: output.wantsGlobalHeader, path: track.source ?? path)
         let stream = try output.addStream()
         try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context), "configuring a subtitle track", path: path)
         stream.pointee.time_base = SubtitleEncoder.timeBase

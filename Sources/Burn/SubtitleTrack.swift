@@ -28,21 +28,33 @@ public struct SubtitleTrack: Sendable, Equatable {
     public var isDefault = false
     /// Shown even when subtitles are off (foreign-language parts of a film).
     public var isForced = false
+    /// The file the track was read from, named in the mux's warnings and errors.
+    public var source: String?
 
-    public init(kind: Kind, header: String, events: [Event], language: Language?, title: String) {
+    public init(kind: Kind, header: String, events: [Event], language: Language?, title: String, source: String? = nil) {
         self.kind = kind
         self.header = header
         self.events = events
         self.language = language
         self.title = title
+        self.source = source
     }
 
+    /// How warnings and errors name the track: its file, else its title.
+    var name: String { source ?? "track '\(title)'" }
+
     /// Plain cues, as an SRT file holds them.
-    public static func text(cues: [Cue], language: Language?, title: String) -> SubtitleTrack {
+    public static func text(cues: [Cue], language: Language?, title: String, source: String? = nil) -> SubtitleTrack {
         let events = cues.map { cue in
             Event(start: cue.start, end: cue.end, style: "Default", layer: 0, text: cue.lines.map(escapedForEncoders).joined(separator: "\\N"))
         }
-        return SubtitleTrack(kind: .text, header: plainHeader, events: events, language: language, title: title)
+        return SubtitleTrack(kind: .text, header: plainHeader, events: events, language: language, title: title, source: source)
+    }
+
+    /// A title as a player's menu can show it: control characters (an escape sequence from a
+    /// file name, a tab) are no use to any player and are removed.
+    public static func menuTitle(_ title: String) -> String {
+        String(String.UnicodeScalarView(title.unicodeScalars.filter { $0.properties.generalCategory != .control }))
     }
 
     /// libavcodec's text encoders read only `{\` as an override and `\n`/`\N` as a break, so
@@ -53,12 +65,12 @@ public struct SubtitleTrack: Sendable, Equatable {
     }
 
     /// An ASS script with its styles, the Basic style and any notice event kept.
-    public static func styled(_ script: ASSDocument, language: Language?, title: String) -> SubtitleTrack {
+    public static func styled(_ script: ASSDocument, language: Language?, title: String, source: String? = nil) -> SubtitleTrack {
         let events = script.events.compactMap { record -> Event? in
             guard let start = record.startMilliseconds, let end = record.endMilliseconds else { return nil }
             return Event(start: start, end: end, style: record.style, layer: record["Layer"].flatMap { Int($0) } ?? 0, text: record.text)
         }
-        return SubtitleTrack(kind: .styled, header: script.headerText, events: events, language: language, title: title)
+        return SubtitleTrack(kind: .styled, header: script.headerText, events: events, language: language, title: title, source: source)
     }
 
     /// What a viewer reads in the player's subtitle menu: the language, that the words were

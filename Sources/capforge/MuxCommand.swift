@@ -25,13 +25,24 @@ let muxCommand = Subcommand(
     // Without files named, the captions Capforge wrote beside the video, one track per language.
     let files = given.isEmpty ? CaptionFiles.written(for: video).compactMap(\.files.first) : given
     guard !files.isEmpty else {
-        throw UsageError.invalidValue(option: "SUBS", value: "(none)", reason: "no captions found beside \(video.lastPathComponent): run 'capforge caption' first or name the files")
+        throw UsageError.invalidValue(option: "SUBS", value: "(none)",
+                                      reason: "no captions found beside \(Format.terminalSafe(video.lastPathComponent)): run 'capforge caption' first or name the files")
     }
     let fallbackLanguage = try args.value("lang").map { code -> Language in
-        guard let language = Language(code) else { throw UsageError.invalidValue(option: "lang", value: code, reason: "not a language code Capforge knows") }
+        guard let language = Language(code) else {
+            throw UsageError.invalidValue(option: "lang", value: Format.terminalSafe(code), reason: "not a language code Capforge knows")
+        }
         return language
     }
-    let tracks = try files.map { try CaptionFiles.track(from: $0, language: fallbackLanguage, title: args.value("title")) }
+    let title = try args.value("title").map { title -> String in
+        // A title is what a player's menu shows; text it cannot show is refused, not guessed at.
+        guard SubtitleTrack.menuTitle(title) == title, title.count <= maxTitleLength else {
+            throw UsageError.invalidValue(option: "title", value: Format.shortened(Format.terminalSafe(title), to: 60),
+                                          reason: "a track title is a name for a player's menu: at most \(maxTitleLength) characters, without control characters")
+        }
+        return title
+    }
+    let tracks = try files.map { try CaptionFiles.track(from: $0, language: fallbackLanguage, title: title) }
     let output = args.value("out").map { URL(fileURLWithPath: $0).standardizedFileURL }
         ?? OutputLayout.subtitled(video, extension: SubtitleMux.outputExtension(for: video, container: probe.container))
     let policy = namedOutputPolicy(output, args: args).protecting([video.path] + files.map(\.path))
@@ -39,15 +50,21 @@ let muxCommand = Subcommand(
     Interrupts.install(cancellation)
     let report: MuxReport
     do {
-        report = try SubtitleMux(input: video.path, output: output.path, tracks: tracks, outputPolicy: policy).run(cancellation: cancellation)
+        var mux = SubtitleMux(input: video.path, output: output.path, tracks: tracks, outputPolicy: policy)
+        mux.requiresCues = true
+        report = try mux.run(cancellation: cancellation)
     } catch is Cancelled {
-        printError("capforge mux: interrupted; \(output.path) was not written")
+        printError("capforge mux: interrupted; \(Format.terminalSafe(output.path)) was not written")
         return Interrupts.exitCode
     }
-    for warning in report.warnings { printError("capforge mux: warning: \(warning)") }
-    print("\(report.outputPath): \(report.added.count) subtitle track(s) written")
+    // Paths and titles come from file names, which can hold terminal escape sequences.
+    for warning in report.warnings { printError("capforge mux: warning: \(Format.terminalSafe(warning.description))") }
+    print("\(Format.terminalSafe(report.outputPath)): \(report.added.count) subtitle track(s) written")
     for track in report.added {
-        print("  subtitles: \(track.codec), \(track.languageTag ?? "no language"), \"\(track.title)\"")
+        print("  subtitles: \(track.codec), \(track.languageTag ?? "no language"), \"\(Format.terminalSafe(track.title))\"")
     }
     return ExitCode.success
 }
+
+/// Longer than any language name with notes; a file name (at most 255 bytes) always fits.
+private let maxTitleLength = 256

@@ -8,10 +8,12 @@ import Testing
 /// Subtitle tracks added to copies of real videos: the other streams come out bit-identical,
 /// the tracks carry their language and title, and libavcodec decodes them back to the cues.
 @Suite struct MuxTests {
+    /// Within the shortest video they go into (librivox-0870.mkv, 7.1 s): cues past a video's
+    /// end are cut there.
     static let cues = [
         Cue(start: 1000, end: 3500, lines: ["Hello there,", "a second line"]),
-        Cue(start: 4000, end: 6020, lines: ["Commas, ampersands & {braces}"]),
-        Cue(start: 7250, end: 9000, lines: ["Ça va? Très bien."]),
+        Cue(start: 4000, end: 5020, lines: ["Commas, ampersands & {braces}"]),
+        Cue(start: 5250, end: 7000, lines: ["Ça va? Très bien."]),
     ]
 
     /// A Capforge-style ASS script with the Basic style and the notice event.
@@ -30,7 +32,7 @@ import Testing
 
         [Events]
         Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
-        Dialogue: 1,0:00:00.00,0:00:09.00,Notice,,0,0,0,,Basic recognition
+        Dialogue: 1,0:00:00.00,0:00:07.00,Notice,,0,0,0,,Basic recognition
         Dialogue: 0,0:00:01.00,0:00:02.50,Basic,,0,0,0,,One, two\\Nthree
         Dialogue: 0,0:00:03.00,0:00:04.00,Basic,,0,0,0,,{\\i1}four{\\i0} five
         """)
@@ -108,7 +110,7 @@ import Testing
         #expect(styled.header.contains("Style: Basic,DejaVu Sans,20"))
         #expect(styled.events.map(\.style) == ["Notice", "Basic", "Basic"])
         #expect(styled.events.map(\.text) == ["Basic recognition", "One, two\\Nthree", "{\\i1}four{\\i0} five"])
-        #expect(styled.events.map(\.end) == [9000, 2500, 4000])
+        #expect(styled.events.map(\.end) == [7000, 2500, 4000])
     }
 
     @Test func existingSubtitleTracksAreKeptCopiedOrConverted() throws {
@@ -200,6 +202,92 @@ import Testing
         #expect(throws: OutputError.wouldReplaceInput(path: input)) {
             try SubtitleMux(input: input, output: input, tracks: [track], outputPolicy: overwrite).run()
         }
+    }
+
+    /// A track never makes the copy longer than the video: cues past the end are cut there or
+    /// left out, a track with nothing left is not written, and each is said, naming the file.
+    @Test func cuesAreKeptWithinTheVideoAndEmptyTracksAreLeftOut() throws {
+        let work = try BurnWorkspace()
+        defer { work.remove() }
+        let source = Fixtures.path("librivox-0930.mkv")
+        let end = Int((try #require(MediaProbe(path: source).duration) * 1000).rounded())
+        let long = SubtitleTrack.text(cues: [Cue(start: 1000, end: 2000, lines: ["In"]), Cue(start: 3000, end: 864_000_000, lines: ["Past the end"]),
+                                             Cue(start: end, end: end + 500, lines: ["After"])],
+                                      language: .english, title: "English", source: "/subs/long.srt")
+        let late = SubtitleTrack.text(cues: [Cue(start: end + 1000, end: end + 2000, lines: ["Late"])], language: .english, title: "Late", source: "/subs/late.srt")
+        let empty = SubtitleTrack.text(cues: [], language: nil, title: "Empty", source: "/subs/empty.srt")
+        let out = work.path("clamped.mkv")
+        let report = try SubtitleMux(input: source, output: out, tracks: [long, late, empty], outputPolicy: .capforgeState).run()
+        #expect(report.warnings == [
+            .cuesClamped(track: "/subs/long.srt", cut: 1, dropped: 1, videoEnd: Double(end) / 1000),
+            .cuesClamped(track: "/subs/late.srt", cut: 0, dropped: 1, videoEnd: Double(end) / 1000),
+            .emptyTrackLeftOut(track: "/subs/late.srt"), .emptyTrackLeftOut(track: "/subs/empty.srt"),
+        ])
+        #expect(report.added.map(\.title) == ["English"])
+        let decoded = try EmbeddedSubtitles.read(path: out)
+        #expect(decoded.map { $0.events.map(\.start) } == [[1000, 3000]])
+        #expect(decoded.map { $0.events.map(\.end) } == [[2000, end]])
+        let duration = try #require(MediaProbe(path: out).duration)
+        #expect(abs(duration - Double(end) / 1000) < 0.05)
+
+        // Asked for cues, nothing left is an error naming the files, and no file is written.
+        var strict = SubtitleMux(input: source, output: work.path("nothing.mkv"), tracks: [late, empty], outputPolicy: .capforgeState)
+        strict.requiresCues = true
+        #expect(throws: MuxError.noCues(tracks: ["/subs/late.srt", "/subs/empty.srt"], videoEnd: Double(end) / 1000)) { try strict.run() }
+        #expect(!FileManager.default.fileExists(atPath: work.path("nothing.mkv")))
+    }
+
+    /// As FFmpeg's CLI: a codec tag is kept where it means the same codec in the output, so raw
+    /// video goes into Matroska under its FourCC; MP4 cannot hold it, which is an error, since
+    /// a copy without its picture is no subtitled video.
+    @Test func rawVideoGoesIntoMatroskaAndIsRefusedByMP4() throws {
+        let work = try BurnWorkspace()
+        defer { work.remove() }
+        let source = try work.testClip("raw.mkv", size: "64x48", rate: 5, seconds: 1, encoder: ["-pix_fmt", "yuv420p", "-c:v", "rawvideo"])
+        let track = SubtitleTrack.text(cues: [Cue(start: 100, end: 500, lines: ["Raw"])], language: .english, title: "English")
+        let mkv = work.path("raw.subtitled.mkv")
+        #expect(try SubtitleMux(input: source, output: mkv, tracks: [track], outputPolicy: .capforgeState).run().warnings.isEmpty)
+        try expectStreamsCopied(from: source, to: mkv, maps: ["0:v"])
+        #expect(String(decoding: try Tool.run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "stream=codec_tag_string",
+                                                                   "-of", "default=nw=1:nk=1", mkv]), as: UTF8.self) == "I420\n")
+        let mp4 = work.path("raw.mp4")
+        #expect(throws: MuxError.streamNotStorable(path: source, index: 0, codec: "rawvideo", container: "mp4", matroskaHolds: true)) {
+            try SubtitleMux(input: source, output: mp4, tracks: [track], outputPolicy: .capforgeState).run()
+        }
+        #expect(!FileManager.default.fileExists(atPath: mp4))
+    }
+
+    /// The MOV muxer writes a timecode track again from the video's `timecode` tag, so what is
+    /// said left out is what is missing: nothing in MOV, the track (not the tag) in Matroska.
+    @Test func aTimecodeTrackIsKeptInMOVAndSaidLeftOutOfMatroska() throws {
+        let work = try BurnWorkspace()
+        defer { work.remove() }
+        let source = try work.testClip("tc.mov", size: "64x48", rate: 25, seconds: 1, encoder: ["-timecode", "01:00:00:00", "-c:v", "libx264"])
+        let track = SubtitleTrack.text(cues: [Cue(start: 100, end: 500, lines: ["Time"])], language: .english, title: "English")
+        func streams(_ path: String) throws -> String {
+            String(decoding: try Tool.run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,codec_tag_string:stream_tags=timecode",
+                                                               "-of", "csv=p=0", path]), as: UTF8.self)
+        }
+        let mov = work.path("tc.subtitled.mov")
+        #expect(try SubtitleMux(input: source, output: mov, tracks: [track], outputPolicy: .capforgeState).run().warnings.isEmpty)
+        #expect(try streams(mov).contains("data,tmcd,01:00:00:00"))
+        let mkv = work.path("tc.subtitled.mkv")
+        #expect(try SubtitleMux(input: source, output: mkv, tracks: [track], outputPolicy: .capforgeState).run().warnings
+                == [.timecodeLeftOut(index: 1, tagKept: true)])
+        #expect(try streams(mkv) == "video,[0][0][0][0],01:00:00:00\nsubtitle,[0][0][0][0]\n")
+    }
+
+    /// A subtitle file given as the video makes no file without a picture or sound.
+    @Test func aSubtitleFileIsNoVideo() throws {
+        let work = try BurnWorkspace()
+        defer { work.remove() }
+        let srt = work.directory.appendingPathComponent("sub.srt")
+        try SRTWriter(cues: Self.cues).write(to: srt, policy: .capforgeState)
+        let track = SubtitleTrack.text(cues: Self.cues, language: .english, title: "English")
+        #expect(throws: MuxError.subtitleFileAsVideo(path: srt.path)) {
+            try SubtitleMux(input: srt.path, output: work.path("sub.mkv"), tracks: [track], outputPolicy: .capforgeState).run()
+        }
+        #expect(!FileManager.default.fileExists(atPath: work.path("sub.mkv")))
     }
 
     @Test func aCancelledMuxLeavesNoFile() throws {
