@@ -18,6 +18,8 @@ public final class CaptionPipeline: Sendable {
     /// `--translate`: the multilingual Whisper models, writing English.
     let translator: ChunkedTranscriber?
     let style: StyleSheet
+    /// Which input each existing output was written for.
+    let owners = OutputOwners()
 
     public init(settings: BatchSettings, engines: TierEngines, calibration: CalibrationTable, layout: OutputLayout) throws {
         self.settings = settings
@@ -80,7 +82,7 @@ public final class CaptionPipeline: Sendable {
             // Spooled to disk beside the manifest: a 10-hour recording captions in the memory of a 10-minute one.
             let audio = try SpooledAudio(in: layout.stateFolder(for: input).appendingPathComponent("spool"))
             let known = knownLanguage(probe)
-            let extraction = try AudioExtractor(path: input.url.path, selection: known.stream).extract(cancellation: cancellation) {
+            let extraction = try AudioExtractor(path: input.url.path, selection: known.stream).extract(cancellation: cancellation, silence: audio.appendSilence) {
                 try audio.append($0)
             }
             try audio.finish()
@@ -109,16 +111,19 @@ public final class CaptionPipeline: Sendable {
             }
             emit(.tierResolved(input: input, source: source, plan: plan, model: modelLabel(plan)))
 
-            let passes = try captionPasses(plan, warnings: &result.warnings)
-            // Refused outputs (a hand-made file, an input, a device) fail the file before the long part.
-            for pass in passes {
-                for format in settings.formats {
-                    _ = try policy.destination(for: layout.subtitle(for: input, language: pass.captionLanguage, format: format))
-                }
-            }
-            if settings.burn != nil, probe.video != nil { _ = try policy.destination(for: layout.burned(for: input)) }
+            let passes = try captionPasses(plan, speechFound: !speech.isEmpty, languageSource: source, warnings: &result.warnings)
             let subtitled = layout.subtitled(for: input, extension: SubtitleMux.outputExtension(for: input.url, container: probe.container))
-            if settings.mux == true, probe.video != nil { _ = try policy.destination(for: subtitled) }
+            var planned = passes.flatMap { pass in
+                settings.formats.map { (url: layout.subtitle(for: input, language: pass.captionLanguage, format: $0), kind: OutputKind.captions) }
+            }
+            if settings.burn != nil, probe.video != nil { planned.append((layout.burned(for: input), .video)) }
+            if settings.mux == true, probe.video != nil { planned.append((subtitled, .video)) }
+            // Refused outputs (a hand-made file, an input, a device, another input's outputs) fail
+            // the file before the long part.
+            for output in planned {
+                _ = try policy.writing(output.kind).destination(for: output.url)
+                try claim(output.url, for: input, identity: fileIdentity, overwrite: policy.overwrite)
+            }
 
             // A damaged header can claim any frame rate; frame gaps then use the usual default.
             let fps = FrameTiming.plausible(probe.video?.frameRate)
@@ -148,7 +153,7 @@ public final class CaptionPipeline: Sendable {
                 }
                 emit(.stage(input: input, stage: .captions, fraction: 0))
                 emit(.stage(input: input, stage: .write, fraction: 0))
-                let captions = try write(transcript, of: input, fps: fps, video: video, policy: policy)
+                let captions = try write(transcript, of: input, fps: fps, video: video, policy: policy.writing(.captions))
                 journal.discard()
                 result.outputs += captions.outputs
                 result.warnings += passWarnings(captions, pass: pass, passes: passes.count)
@@ -181,7 +186,7 @@ public final class CaptionPipeline: Sendable {
             if var options = settings.burn, probe.video != nil {
                 options.noticeText = settings.noticeText ?? QualityNotice.text(for: primary.transcript.language)
                 burn = BurnIn(input: input.url.path, output: layout.burned(for: input).path, script: primary.ass.document(), styleSheet: style,
-                              options: options, outputPolicy: policy)
+                              options: options, outputPolicy: policy.writing(.video))
             } else if settings.burn != nil {
                 result.warnings.append("no video stream: nothing to burn captions into")
             }
@@ -197,7 +202,7 @@ public final class CaptionPipeline: Sendable {
                         ? .styled(captions.ass.document(), language: language, title: title)
                         : .text(cues: captions.built.cues, language: language, title: title)
                 }
-                mux = SubtitleMux(input: input.url.path, output: subtitled.path, tracks: tracks, outputPolicy: policy)
+                mux = SubtitleMux(input: input.url.path, output: subtitled.path, tracks: tracks, outputPolicy: policy.writing(.video))
             } else if settings.mux == true {
                 result.warnings.append("no video stream: no subtitled copy made (the subtitle files are the captions)")
             }
@@ -206,9 +211,22 @@ public final class CaptionPipeline: Sendable {
             throw BatchError.interrupted
         } catch {
             result.status = .failed
-            result.error = "\(error)"
+            // Whatever failed first, an input that is gone is the reason (not its permissions).
+            var info = stat()
+            result.error = lstat(input.url.path, &info) != 0 && errno == ENOENT ? "\(BatchError.inputRemoved(path: input.url.path))" : "\(error)"
             return PreparedFile(result: result, input: input, identity: identity, began: began, burn: nil, mux: nil)
         }
+    }
+
+    /// Refuses to replace what Capforge wrote for another input unless `overwrite`; with it, that
+    /// input's manifest entry goes, since its outputs are no longer its own.
+    func claim(_ url: URL, for input: BatchInput, identity: InputIdentity, overwrite: Bool) throws {
+        guard let (owner, manifest) = owners.other(than: input, identity: identity, at: url) else { return }
+        guard overwrite else {
+            var info = stat()
+            throw BatchError.outputOfAnotherInput(path: url.path, owner: owner.path, ownerExists: stat(owner.path, &info) == 0)
+        }
+        owners.forget(owner, in: manifest)
     }
 
     /// Burns in and muxes (when asked) and records the manifest entry.
@@ -395,12 +413,20 @@ public enum BatchError: Error, CustomStringConvertible, Equatable {
     case interrupted
     case recognitionFailed(reason: String)
     case cannotTranslate(reason: String)
+    case inputRemoved(path: String)
+    case outputOfAnotherInput(path: String, owner: String, ownerExists: Bool)
 
     public var description: String {
         switch self {
         case .interrupted: return "interrupted"
         case .recognitionFailed(let reason): return "no speech could be recognised by any tier: \(reason)"
         case .cannotTranslate(let reason): return reason + " (or add --also-original to write the spoken language's captions alone)"
+        case .inputRemoved(let path): return "\(path): no longer exists: it was removed or renamed after the run started, so nothing was written for it"
+        case .outputOfAnotherInput(let path, let owner, true):
+            return "\(path) holds what Capforge wrote for another input, \(owner) (outputs are named without the extension); "
+                + "rename one of the two, or caption with --out DIR elsewhere (--overwrite replaces them)"
+        case .outputOfAnotherInput(let path, let owner, false):
+            return "\(path) holds what Capforge wrote for \(owner), which is no longer there; move it away, or rerun with --overwrite to replace it"
         }
     }
 }

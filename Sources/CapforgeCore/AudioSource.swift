@@ -7,13 +7,18 @@ public protocol AudioSource: Sendable {
     var duration: Double { get }
     /// The samples covering `[from, to)` seconds on the file's timeline, clamped to what exists.
     func slice(from: Double, to: Double) throws -> MonoAudio
+    /// Spans (seconds on the file's timeline, in order) known to be digital silence because no
+    /// audio was there to decode: a leading offset, gaps between packets. Detection skips them.
+    var silentSpans: [Range<Double>] { get }
 }
 
 extension AudioSource {
     public var endTime: Double { startTime + duration }
 }
 
-extension MonoAudio: AudioSource {}
+extension MonoAudio: AudioSource {
+    public var silentSpans: [Range<Double>] { [] }
+}
 
 /// Extracted audio kept in an unlinked temporary file: it takes disk, not memory, and vanishes
 /// with the process however it ends (even SIGKILL). Written once front to back, then read in slices.
@@ -24,6 +29,8 @@ public final class SpooledAudio: AudioSource, @unchecked Sendable {
     private let path: String
     private var pending: [Float] = []
     private var count = 0
+    /// Sample ranges appended as silence: holes in the file, never written.
+    private var silence: [Range<Int>] = []
     private let lock = NSLock()
 
     /// Flushed to the file at this many samples (4 MB).
@@ -57,9 +64,34 @@ public final class SpooledAudio: AudioSource, @unchecked Sendable {
         }
     }
 
+    /// `samples` of silence, kept as a hole in the file (a sparse file takes no disk for it,
+    /// and never memory): a file whose audio starts ten hours in spools only its sound.
+    public func appendSilence(_ samples: Int) throws {
+        guard samples > 0 else { return }
+        try lock.withLock {
+            try flushLocked()
+            if let last = silence.last, last.upperBound == count {
+                silence[silence.count - 1] = last.lowerBound..<count + samples
+            } else {
+                silence.append(count..<count + samples)
+            }
+            count += samples
+            guard lseek(fd, off_t(samples) * 4, SEEK_CUR) >= 0 else { throw AtomicFile.makeError(path: path, errno: errno) }
+        }
+    }
+
+    public var silentSpans: [Range<Double>] {
+        let rate = Double(MonoAudio.sampleRate)
+        return lock.withLock { silence }.map { startTime + Double($0.lowerBound) / rate..<startTime + Double($0.upperBound) / rate }
+    }
+
     /// Writes what is buffered; slices read the file, so call this once extraction ends.
     public func finish() throws {
-        try lock.withLock { try flushLocked() }
+        try lock.withLock {
+            try flushLocked()
+            // A hole at the end has no write after it to give the file its length.
+            guard ftruncate(fd, off_t(count) * 4) == 0 else { throw AtomicFile.makeError(path: path, errno: errno) }
+        }
     }
 
     public func slice(from: Double, to: Double) throws -> MonoAudio {

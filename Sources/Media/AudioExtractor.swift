@@ -43,6 +43,11 @@ public enum ExtractionWarning: Codable, Sendable, Equatable, CustomStringConvert
     case corruptPackets(count: Int)
     case gapsFilled(count: Int, seconds: Double)
     case overlapsTrimmed(count: Int, seconds: Double)
+    /// Timestamps that would place audio beyond `AudioExtractor.longestTimeline` from the start
+    /// (or overflow): damaged, so the frames went on right after the audio before them.
+    case timestampJumps(count: Int)
+    /// The container's duration disagrees with what the file holds (`InputFile.durationClaim`).
+    case durationClaim(DurationClaim)
 
     public var description: String {
         switch self {
@@ -54,6 +59,10 @@ public enum ExtractionWarning: Codable, Sendable, Equatable, CustomStringConvert
             return String(format: "%d gap(s) in the audio timeline filled with %.3f s of silence", n, s)
         case .overlapsTrimmed(let n, let s):
             return String(format: "%d overlap(s) in the audio timeline trimmed (%.3f s)", n, s)
+        case .timestampJumps(let n):
+            return String(format: "%d audio timestamp(s) jumped more than %.0f hours (damaged); that audio was placed right after the audio before it", n, AudioExtractor.longestTimeline / 3600)
+        case .durationClaim(let claim):
+            return claim.description
         }
     }
 }
@@ -65,6 +74,10 @@ public struct ExtractionReport: Codable, Sendable, Equatable {
     /// Silence added before the first decoded sample so that index 0 is the file's start_time.
     public var leadingSilenceSamples: Int
     public var warnings: [ExtractionWarning]
+
+    /// Seconds of audio extracted on the file's timeline (leading silence included): what was
+    /// measured, whatever the header claimed.
+    public var duration: Double { Double(sampleCount) / Double(MonoAudio.sampleRate) }
 
     public var isTruncated: Bool {
         warnings.contains { if case .truncated = $0 { return true } else { return false } }
@@ -81,6 +94,12 @@ public struct AudioExtractor {
 
     /// Timestamp jitter below this is container rounding (e.g. Matroska's 1 ms), not a gap.
     static let timelineTolerance = 0.02
+    /// Longer gaps (and leading offsets) go to `silence` as a count, never as samples in memory;
+    /// shorter ones go through the resampler, which keeps its filter history across them.
+    static let longestInjectedGap = 1.0
+    /// Audio placed further than this from the file's start (a week) is a damaged timestamp,
+    /// not a recording: the spool would need terabytes of silence before it.
+    public static let longestTimeline = 7 * 24 * 3600.0
 
     public init(path: String, selection: AudioStreamSelection = .automatic) {
         self.path = path
@@ -88,7 +107,11 @@ public struct AudioExtractor {
     }
 
     /// Streams the samples to `sink` in order, in blocks of a frame or so; memory stays bounded.
-    public func extract(cancellation: Cancellation? = nil, sink: (ArraySlice<Float>) throws -> Void) throws -> ExtractionReport {
+    /// `silence`: takes a run of silent samples (a leading offset, a gap of over a second) as a
+    /// count, so a file whose audio starts hours in costs no memory; without it the run goes to
+    /// `sink` as zeros, a block at a time.
+    public func extract(cancellation: Cancellation? = nil, silence: ((Int) throws -> Void)? = nil,
+                        sink: @escaping (ArraySlice<Float>) throws -> Void) throws -> ExtractionReport {
         let input = try InputFile(path: path)
         let streamIndex = try chooseStream(in: input)
         let stream = input.stream(streamIndex)
@@ -96,7 +119,14 @@ public struct AudioExtractor {
             input.stream(i).pointee.discard = AVDISCARD_ALL
         }
         let decoder = try Decoder(stream: stream, path: path)
-        var timeline = Timeline(origin: input.startTime, timeBase: stream.pointee.time_base)
+        let zeros = [Float](repeating: 0, count: 1 << 16)
+        var timeline = Timeline(origin: input.startTime, timeBase: stream.pointee.time_base, sink: sink, silence: silence ?? { count in
+            var left = count
+            while left > 0 {
+                try sink(zeros[..<min(left, zeros.count)])
+                left -= zeros.count
+            }
+        })
         let packet = Packet()
         let frame = Frame()
         var corruptPackets = 0
@@ -105,7 +135,7 @@ public struct AudioExtractor {
             while true {
                 switch try decoder.receive(into: frame) {
                 case .frame:
-                    try timeline.place(frame: frame, path: path, sink: sink)
+                    try timeline.place(frame: frame, path: path)
                     av_frame_unref(frame.pointer)
                 case .corrupt: corruptPackets += 1
                 case .needInput, .finished: return
@@ -127,13 +157,16 @@ public struct AudioExtractor {
         }
         _ = try decoder.send(nil)
         try drainFrames()
-        try timeline.finish(sink: sink)
+        try timeline.finish()
 
         var warnings: [ExtractionWarning] = []
         if corruptPackets > 0 { warnings.append(.corruptPackets(count: corruptPackets)) }
         if timeline.gapCount > 0 { warnings.append(.gapsFilled(count: timeline.gapCount, seconds: timeline.gapSeconds)) }
         if timeline.overlapCount > 0 { warnings.append(.overlapsTrimmed(count: timeline.overlapCount, seconds: timeline.overlapSeconds)) }
-        if let expected = input.expectedEnd(of: stream) {
+        if timeline.jumps > 0 { warnings.append(.timestampJumps(count: timeline.jumps)) }
+        let claim = input.durationClaim()
+        if claim.isContradicted { warnings.append(.durationClaim(claim)) }
+        if let expected = input.expectedEnd(of: stream, fileDuration: claim.duration) {
             let decoded = timeline.decodedEnd ?? 0
             if expected - decoded > 0.5 { warnings.append(.truncated(decodedUntil: decoded, expected: expected)) }
         }
@@ -159,6 +192,8 @@ public struct AudioExtractor {
 private struct Timeline {
     let origin: Int64
     let timeBase: AVRational
+    let sink: (ArraySlice<Float>) throws -> Void
+    let silence: (Int) throws -> Void
 
     var resampler: Resampler?
     /// Where the next input sample is expected, in input samples from the origin.
@@ -169,39 +204,53 @@ private struct Timeline {
     var gapSeconds = 0.0
     var overlapCount = 0
     var overlapSeconds = 0.0
+    var jumps = 0
     var decodedEnd: Double?
 
-    init(origin: Int64, timeBase: AVRational) {
+    init(origin: Int64, timeBase: AVRational, sink: @escaping (ArraySlice<Float>) throws -> Void, silence: @escaping (Int) throws -> Void) {
         self.origin = origin
         self.timeBase = timeBase
+        self.sink = sink
+        self.silence = silence
     }
 
-    mutating func place(frame: Frame, path: String, sink: (ArraySlice<Float>) throws -> Void) throws {
+    mutating func place(frame: Frame, path: String) throws {
         let f = UnsafePointer(frame.pointer)
         let rate = Int64(f.pointee.sample_rate)
         guard rate > 0, f.pointee.nb_samples > 0 else { return }
-        let samplesBase = AVRational(num: 1, den: Int32(rate))
+        let tolerance = Int64(Double(rate) * AudioExtractor.timelineTolerance)
+        let started = produced > 0 || decodedEnd != nil
+        var position = frame.timestamp.flatMap { self.position(of: $0, rate: rate) } ?? cursor
+        if abs(position) > Int64(AudioExtractor.longestTimeline) * rate {
+            jumps += 1
+            position = cursor
+        }
+        let gap = position - cursor
 
+        if started, gap > tolerance, gap > Int64(Double(rate) * AudioExtractor.longestInjectedGap) {
+            // A long gap: the filter's tail goes out, the gap as a count of silent samples, and
+            // a fresh filter starts at the next sound.
+            gapCount += 1
+            gapSeconds += Double(gap) / Double(rate)
+            try drain()
+            resampler = nil
+            try emitSilence(Int(av_rescale(position, Int64(MonoAudio.sampleRate), rate)) - produced)
+            cursor = position
+        }
         if resampler == nil || resampler!.input != Resampler.format(of: f) {
             // Format changes mid-stream: drain the old filter before switching.
             if let old = resampler {
-                try emit(try old.convert(nil), sink)
+                try emit(try old.convert(nil))
                 cursor = av_rescale(cursor, rate, Int64(old.input.sampleRate))
             }
             resampler = try Resampler(frame: f, path: path)
         }
         let resampler = resampler!
 
-        // Expected position of this frame, in input samples from the origin.
-        let origin = av_rescale_q(self.origin, shim_time_base_q(), samplesBase)
-        let position = frame.timestamp.map { av_rescale_q($0, timeBase, samplesBase) - origin } ?? cursor
-        let tolerance = Int64(Double(rate) * AudioExtractor.timelineTolerance)
-
-        if produced == 0 && decodedEnd == nil {
+        if !started {
             if position > 0 {
-                // Leading silence goes straight to the output: the filter has no history yet.
-                leadingSilence = Int(av_rescale(position, Int64(MonoAudio.sampleRate), rate))
-                try emit(ArraySlice(repeating: 0, count: leadingSilence), sink)
+                try emitSilence(Int(av_rescale(position, Int64(MonoAudio.sampleRate), rate)))
+                leadingSilence = produced
             } else if position < 0 {
                 try resampler.dropOutput(samples: Int(av_rescale(-position, Int64(MonoAudio.sampleRate), rate)))
             }
@@ -218,21 +267,43 @@ private struct Timeline {
             try resampler.dropOutput(samples: Int(av_rescale(overlap, Int64(MonoAudio.sampleRate), rate)))
             cursor = position
         }
-        try emit(try resampler.convert(f), sink)
+        try emit(try resampler.convert(f))
         cursor += Int64(f.pointee.nb_samples)
         decodedEnd = Double(cursor) / Double(rate)
     }
 
-    mutating func finish(sink: (ArraySlice<Float>) throws -> Void) throws {
+    /// `timestamp` in input samples from the origin; nil where the arithmetic overflows (a
+    /// damaged timestamp near Int64's ends), so the frame goes on at the cursor.
+    private func position(of timestamp: Int64, rate: Int64) -> Int64? {
+        let samplesBase = AVRational(num: 1, den: Int32(clamping: rate))
+        let origin = av_rescale_q(self.origin, shim_time_base_q(), samplesBase)
+        let at = av_rescale_q(timestamp, timeBase, samplesBase)
+        // av_rescale_q answers Int64.min when the result does not fit.
+        guard at != Int64.min, origin != Int64.min else { return nil }
+        let (position, overflow) = at.subtractingReportingOverflow(origin)
+        return overflow ? nil : position
+    }
+
+    mutating func finish() throws {
+        try drain()
+    }
+
+    private mutating func drain() throws {
         guard let resampler else { return }
         while true {
             let rest = try resampler.convert(nil)
             if rest.isEmpty { break }
-            try emit(rest, sink)
+            try emit(rest)
         }
     }
 
-    private mutating func emit(_ samples: ArraySlice<Float>, _ sink: (ArraySlice<Float>) throws -> Void) throws {
+    private mutating func emitSilence(_ count: Int) throws {
+        guard count > 0 else { return }
+        produced += count
+        try silence(count)
+    }
+
+    private mutating func emit(_ samples: ArraySlice<Float>) throws {
         guard !samples.isEmpty else { return }
         produced += samples.count
         try sink(samples)

@@ -72,24 +72,101 @@ package final class InputFile {
         return text.isEmpty ? nil : text
     }
 
-    /// Where the stream should end, in seconds on the file's timeline, when the container says.
-    /// Truncated files end early without an error, so readers compare against this.
-    package func expectedEnd(of stream: UnsafeMutablePointer<AVStream>) -> Double? {
+    /// Where the stream should end, in seconds on the file's timeline: its own length, else the
+    /// file's duration (`fileDuration`, from `durationClaim()`). Truncated files end early without
+    /// an error, so readers compare against this.
+    package func expectedEnd(of stream: UnsafeMutablePointer<AVStream>, fileDuration: Double?) -> Double? {
+        if let own = ownEnd(of: stream) { return own }
+        guard let length = fileDuration else { return nil }
+        return claimReadings(length).min()
+    }
+
+    /// Where the stream ends by its own length (Matroska's DURATION tag, else the stream's
+    /// duration), in seconds on the file's timeline; nil when it states none. `independent`:
+    /// only a length that is not the container's own duration copied in (libavformat gives
+    /// streams without one the file's), so it can bear the container's claim out.
+    private func ownEnd(of stream: UnsafeMutablePointer<AVStream>, independent: Bool = false) -> Double? {
         let tb = stream.pointee.time_base
         let start = stream.pointee.start_time == SHIM_AV_NOPTS_VALUE ? 0 : stream.pointee.start_time
-        let streamStart = Double(av_rescale_q(start, tb, shim_time_base_q()) - startTime) / Double(AV_TIME_BASE)
-        if stream.pointee.duration != SHIM_AV_NOPTS_VALUE, stream.pointee.duration > 0 {
-            return streamStart + Double(av_rescale_q(stream.pointee.duration, tb, shim_time_base_q())) / Double(AV_TIME_BASE)
+        let streamStart = seconds(av_rescale_q(start, tb, shim_time_base_q()))
+        if let length = metadata(stream, "DURATION").flatMap(Self.seconds(ofClock:)) {
+            // Muxers write either the length or the last timestamp (FFmpeg's Matroska muxer)
+            // there, which differ by a start offset; an end before the stream's start is not the reading.
+            let asEnd = length - Double(startTime) / Double(AV_TIME_BASE)
+            return asEnd >= streamStart ? min(streamStart + length, asEnd) : streamStart + length
         }
-        // Matroska keeps each track's length in a DURATION tag (a soundtrack may end before the
-        // picture); else the container's duration. Muxers write either the length or the last
-        // timestamp there, which differ by a large start offset: the smaller reading never
-        // reports a whole file as cut.
+        guard stream.pointee.duration != SHIM_AV_NOPTS_VALUE, stream.pointee.duration > 0 else { return nil }
+        let length = av_rescale_q(stream.pointee.duration, tb, shim_time_base_q())
+        let whole = context.pointee.duration
+        if independent, whole != SHIM_AV_NOPTS_VALUE, (length - whole).magnitude <= UInt64(AV_TIME_BASE) / 1000 { return nil }
+        return streamStart + Double(length) / Double(AV_TIME_BASE)
+    }
+
+    /// The ends on the file's timeline a container duration of `length` may mean: the length
+    /// itself, or, where it exceeds the start offset, the last timestamp (an MP4 edit list's
+    /// empty edit counts in the duration: startoffset.mp4 starts at 9.978 s and claims 13 s).
+    private func claimReadings(_ length: Double) -> [Double] {
         let origin = Double(startTime) / Double(AV_TIME_BASE)
-        let tagged = metadata(stream, "DURATION").flatMap(Self.seconds(ofClock:))
-        guard let length = tagged ?? duration else { return nil }
-        let fromStart = (tagged == nil ? 0 : streamStart) + length
-        return origin > 0 && length > origin ? min(fromStart, length - origin) : fromStart
+        return origin > 0 && length > origin ? [length, length - origin] : [length]
+    }
+
+    /// The container's duration, checked: borne out when a stream's own length ends where it
+    /// says; otherwise the file's last packet is looked for (one seek near the end).
+    package func durationClaim() -> DurationClaim {
+        let ownEnds = (0..<streamCount).filter(isPicture(or:)).compactMap { ownEnd(of: stream($0), independent: true) }
+        let streamsEnd = ownEnds.max()
+        guard let claimed = duration else { return DurationClaim(claimed: nil, lastPacketEnd: nil, streamsAgree: false) }
+        let readings = claimReadings(claimed)
+        let near = { (end: Double) in readings.contains { abs($0 - end) <= DurationClaim.tolerance(end) } }
+        if let streamsEnd, near(streamsEnd) { return DurationClaim(claimed: claimed, lastPacketEnd: nil, streamsAgree: true) }
+        guard let last = lastPacketEnd(near: readings.max()!), !near(last) else {
+            return DurationClaim(claimed: claimed, lastPacketEnd: nil, streamsAgree: false)
+        }
+        return DurationClaim(claimed: claimed, lastPacketEnd: last,
+                             streamsAgree: streamsEnd.map { abs($0 - last) <= DurationClaim.tolerance(last) } ?? false)
+    }
+
+    /// Audio and video streams (not cover art): what a file's length is made of.
+    private func isPicture(or index: Int) -> Bool {
+        let s = stream(index)
+        let type = s.pointee.codecpar.pointee.codec_type
+        return type == AVMEDIA_TYPE_AUDIO || (type == AVMEDIA_TYPE_VIDEO && s.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0)
+    }
+
+    /// Where the last audio or video packet ends, in seconds on the file's timeline, found by
+    /// seeking back from `claimedEnd` and reading to the end of the file. Nil when the format
+    /// cannot seek, or the seek lands too far from the end to read on to it. Leaves the read
+    /// position at the end: call it on a file not being read.
+    private func lastPacketEnd(near claimedEnd: Double) -> Double? {
+        let target = startTime.addingReportingOverflow(Int64(min(claimedEnd, 7 * 24 * 3600) * Double(AV_TIME_BASE)))
+        guard !target.overflow, av_seek_frame(context, -1, target.partialValue, AVSEEK_FLAG_BACKWARD) >= 0 else { return nil }
+        let packet = Packet()
+        var end: Int64?
+        for _ in 0..<Self.packetsAfterSeek {
+            guard av_read_frame(context, packet.pointer) >= 0 else {
+                return end.map(seconds)
+            }
+            defer { packet.unref() }
+            let p = packet.pointer.pointee
+            guard isPicture(or: Int(p.stream_index)) else { continue }
+            let at = p.pts != SHIM_AV_NOPTS_VALUE ? p.pts : p.dts
+            guard at != SHIM_AV_NOPTS_VALUE else { continue }
+            let (stop, overflow) = at.addingReportingOverflow(max(0, p.duration))
+            let tb = stream(Int(p.stream_index)).pointee.time_base
+            let scaled = overflow ? Int64.min : av_rescale_q(stop, tb, shim_time_base_q())
+            if scaled != Int64.min { end = max(end ?? scaled, scaled) }
+        }
+        return nil
+    }
+
+    /// Packets read after the seek before giving up on reaching the end (a few seconds of media
+    /// past the last keyframe or index point; a format that seeked to the start would read the
+    /// whole file).
+    static let packetsAfterSeek = 20_000
+
+    /// `timestamp` (AV_TIME_BASE units) in seconds from the file's start.
+    private func seconds(_ timestamp: Int64) -> Double {
+        (Double(timestamp) - Double(startTime)) / Double(AV_TIME_BASE)
     }
 
     /// "01:02:03.500000000" in seconds.

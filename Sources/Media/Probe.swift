@@ -34,7 +34,10 @@ public struct VideoStreamInfo: Codable, Sendable, Equatable {
 public struct MediaProbe: Codable, Sendable, Equatable {
     public var path: String
     public var container: String
+    /// The file's length in seconds: the container's duration, or where its last packet ends
+    /// when that contradicts the header (`durationClaim` says which, for a warning).
     public var duration: Double?
+    public var durationClaim: DurationClaim
     /// The file's `start_time`: the origin of every time Capforge writes.
     public var startTime: Double
     public var audioStreams: [AudioStreamInfo]
@@ -48,7 +51,8 @@ public struct MediaProbe: Codable, Sendable, Equatable {
         let input = try InputFile(path: path)
         self.path = path
         container = String(cString: input.context.pointee.iformat.pointee.name)
-        duration = input.duration
+        durationClaim = input.durationClaim()
+        duration = durationClaim.duration
         startTime = Double(input.startTime) / Double(AV_TIME_BASE)
         audioStreams = input.audioStreams
         bestAudioStream = input.bestAudioStream

@@ -31,6 +31,7 @@ private func describe(_ probe: MediaProbe) -> String {
     var lines = ["\(probe.path)"]
     let duration = probe.duration.map { String(format: "%.3f s", $0) } ?? "unknown"
     lines.append("  container: \(probe.container), duration: \(duration), start offset: \(String(format: "%.3f s", probe.startTime))")
+    if probe.durationClaim.isContradicted { lines.append("  warning: \(probe.durationClaim)") }
     if let v = probe.video {
         let fps = v.frameRate.map { String(format: "%.3f fps", $0) } ?? "unknown rate"
         lines.append("  video #\(v.index): \(v.codec) \(v.width)x\(v.height), \(fps), rotation \(v.rotation)°")

@@ -124,8 +124,8 @@ public final class ChunkedTranscriber: Sendable {
                 } else {
                     kept[i - 1] = Seam.fitted(kept[i - 1], endingBy: start)
                 }
-            } else if start >= before.heardEnd {
-                withoutGuessedEnd(i - 1, heardOn: start == before.heardEnd)
+            } else if !Seam.stopsShort(start, of: before.heardEnd) {
+                withoutGuessedEnd(i - 1, heardOn: !Seam.stopsShort(before.heardEnd, of: start))
             } else {
                 // (An engine that stopped inside the overlap, the rest being this window's, has no
                 // words past its stop: the windows meet no later than the middle of what both heard.)
@@ -149,7 +149,7 @@ public final class ChunkedTranscriber: Sendable {
             }
             kept[i] = Seam.withoutDuplicates(kept[i], after: kept[i - 1])
         }
-        if let last = entries.indices.last, entries[last].heardEnd < audio.endTime {
+        if let last = entries.indices.last, Seam.stopsShort(entries[last].heardEnd, of: audio.endTime) {
             withoutGuessedEnd(last, heardOn: false)
         }
         let checked = HallucinationGuard().check(kept.flatMap { $0 }.sorted { ($0.start, $0.end) < ($1.start, $1.end) }, speech: regions)

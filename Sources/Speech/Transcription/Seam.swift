@@ -13,6 +13,13 @@ enum Seam {
     /// A word both windows heard within this (seconds), or whose later copy collapsed to nothing,
     /// is the same word said once.
     static let duplicateTolerance = 0.35
+    /// Window edges closer than this (seconds) are one moment: a window's edges come from
+    /// slices rounded to the sample, and far into a file (audio that starts ten hours in) the
+    /// same time computed two ways differs in its last bits.
+    static let sameEdge = 0.001
+
+    /// Whether `heardEnd` falls short of `edge` by more than rounding.
+    static func stopsShort(_ heardEnd: Double, of edge: Double) -> Bool { heardEnd < edge - sameEdge }
 
     /// `earlier` and `later` (the words of two windows overlapping over `overlap`) trimmed to
     /// meet once; `middle` is where they meet without an anchor.

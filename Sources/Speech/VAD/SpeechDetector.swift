@@ -66,14 +66,34 @@ extension SpeechDetector {
     /// block is read with `context` seconds of audio on both sides (enough for the detector's
     /// state and padding to settle), keeps the regions inside its own span, and regions that
     /// meet at a block edge are joined. Audio of up to one block is detected in one piece.
+    /// Known silence (`AudioSource.silentSpans`) longer than twice the context is skipped, so
+    /// audio that starts hours in, or sparse packets with long gaps, costs only its sound.
     public func speechRegions(across source: any AudioSource, block: Double = 300, context: Double = 30) throws -> [SpeechRegion] {
-        if source.duration <= block + 2 * context {
-            return try speechRegions(in: source.slice(from: source.startTime, to: source.endTime))
+        let skipped = source.silentSpans.filter { $0.upperBound - $0.lowerBound > 2 * context }
+        var regions: [SpeechRegion] = []
+        var from = source.startTime
+        // The sound before each skipped span (and after the last), with `context` of its silence.
+        for silent in skipped + [source.endTime..<source.endTime] {
+            let to = min(source.endTime, silent.lowerBound + context)
+            if to > from {
+                for region in try speechRegions(across: source, from: from, to: to, block: block, context: context) {
+                    regions.append(region, meetingIsPause: false)
+                }
+            }
+            from = max(from, silent.upperBound - context)
+        }
+        return regions
+    }
+
+    /// `speechRegions(across:)` over `[from, to)` of `source`.
+    private func speechRegions(across source: any AudioSource, from: Double, to: Double, block: Double, context: Double) throws -> [SpeechRegion] {
+        if to - from <= block + 2 * context {
+            return try speechRegions(in: source.slice(from: from, to: to))
         }
         var regions: [SpeechRegion] = []
-        var blockStart = source.startTime
-        while blockStart < source.endTime {
-            let blockEnd = min(source.endTime, blockStart + block)
+        var blockStart = from
+        while blockStart < to {
+            let blockEnd = min(to, blockStart + block)
             let audio = try source.slice(from: blockStart - context, to: blockEnd + context)
             for found in try speechRegions(in: audio) {
                 let region = found.clipped(from: blockStart, to: blockEnd)
