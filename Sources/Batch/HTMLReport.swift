@@ -36,14 +36,14 @@ public enum HTMLReport {
             <p>Generated \(escape(ISO8601DateFormatter().string(from: generated))).</p>
 
             """
-        html += warnings.map { "<p class=\"warn\">warning: \(escape($0))</p>\n" }.joined()
+        html += warnings.map { "<p class=\"warn\">warning: \(shown($0))</p>\n" }.joined()
         html += totals(results)
         html += "<table><tr><th>file</th><th>duration</th><th>language</th><th>tier</th><th>model</th><th>words</th><th>low conf.</th><th>cues</th><th>rule breaks</th><th>time</th><th>status</th></tr>\n"
         for (index, r) in results.enumerated() {
             let tierClass = r.tier == .basic || r.tier == .mixed ? " class=\"warn\"" : ""
-            let status = r.status == .failed ? "<span class=\"failed\">failed: \(escape(r.error ?? ""))</span>"
+            let status = r.status == .failed ? "<span class=\"failed\">failed: \(shown(r.error ?? ""))</span>"
                 : r.status.rawValue + (r.warnings.isEmpty ? "" : " (\(r.warnings.count) warning\(r.warnings.count == 1 ? "" : "s"))")
-            html += "<tr><td><a href=\"#file-\(index + 1)\">\(escape(r.relativePath))</a></td><td>\(r.duration.map(Format.duration) ?? "-")</td>"
+            html += "<tr><td><a href=\"#file-\(index + 1)\">\(shown(r.relativePath))</a></td><td>\(r.duration.map(Format.duration) ?? "-")</td>"
                 + "<td>\(escape(r.languageLabel))</td><td\(tierClass)>\(escape(r.tierLabel))</td><td>\(escape(r.modelLabel))</td>"
                 + "<td>\(r.words.map(String.init) ?? "-")</td><td>\(Format.percent(r.lowConfidenceShare))</td><td>\(r.cues.map(String.init) ?? "-")</td>"
                 + "<td>\(r.violations.map(String.init) ?? "-")</td><td>\(Format.seconds(r.seconds))</td><td>\(status)</td></tr>\n"
@@ -85,14 +85,14 @@ public enum HTMLReport {
 
     static func section(_ r: FileResult, id: String, folder: URL?) -> String {
         let label = r.language == nil ? "" : " <small>\(escape(r.languageLabel)), \(escape(r.tierLabel))</small>"
-        var html = "<section class=\"file\" id=\"\(id)\"><h2>\(escape(r.relativePath))\(label)</h2>\n"
+        var html = "<section class=\"file\" id=\"\(id)\"><h2>\(shown(r.relativePath))\(label)</h2>\n"
         if !r.outputs.isEmpty {
-            html += "<p>outputs: " + r.outputs.map { "<a href=\"\(escape(link(to: $0, from: folder)))\">\(escape(URL(fileURLWithPath: $0).lastPathComponent))</a>" }
+            html += "<p>outputs: " + r.outputs.map { "<a href=\"\(escape(link(to: $0, from: folder)))\">\(shown(URL(fileURLWithPath: $0).lastPathComponent))</a>" }
                 .joined(separator: " · ") + "</p>\n"
         }
         let problems = (r.error.map { ["failed: " + $0] } ?? []) + r.warnings.map { "warning: " + $0 }
         if !problems.isEmpty {
-            html += "<ul class=\"warnings\">" + problems.map { "<li class=\"\($0.hasPrefix("failed") ? "failed" : "warn")\">\(escape($0))</li>" }.joined() + "</ul>\n"
+            html += "<ul class=\"warnings\">" + problems.map { "<li class=\"\($0.hasPrefix("failed") ? "failed" : "warn")\">\(shown($0))</li>" }.joined() + "</ul>\n"
         }
         guard r.status != .failed, let duration = r.duration, duration > 0 else { return html + "</section>\n" }
         let element = r.hasVideo == false ? "audio" : "video"
@@ -139,7 +139,7 @@ public enum HTMLReport {
         }
         for mark in r.marks ?? [] {
             parts.append("<rect x=\"\(x(mark.start))\" y=\"50\" width=\"\(width(mark.start, mark.end))\" height=\"4\" fill=\"#c62828\"></rect>"
-                + "<path d=\"M\(x(mark.start)) 50 l-5 -7 h10 z\" fill=\"#c62828\"><title>\(escape(Format.clock(mark.start))): \(escape(mark.text))</title></path>")
+                + "<path d=\"M\(x(mark.start)) 50 l-5 -7 h10 z\" fill=\"#c62828\"><title>\(escape(Format.clock(mark.start))): \(shown(mark.text))</title></path>")
         }
         parts.append("<line x1=\"0\" y1=\"62\" x2=\"1000\" y2=\"62\" stroke=\"#888\"></line>")
         let step = tickStep(duration)
@@ -155,15 +155,30 @@ public enum HTMLReport {
         [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200].first { duration / $0 <= 12 } ?? 14_400
     }
 
-    /// A link to `path` from the page's folder (relative, percent-encoded), or a file URL.
+    /// A URL for `path` that can only name a file: relative to the page's folder, `./` first and
+    /// every part percent-encoded but for unreserved characters, so no name can make it a scheme
+    /// (`javascript:`), a host (`//x`, `\\x`), a query or a fragment; without a folder, a file://
+    /// URL built from the same parts.
     static func link(to path: String, from folder: URL?) -> String {
         let target = URL(fileURLWithPath: path).standardizedFileURL.pathComponents
-        guard let folder else { return URL(fileURLWithPath: path).absoluteString }
+        guard let folder else { return "file://" + target.dropFirst().map { "/" + encoded($0) }.joined() }
         let base = folder.standardizedFileURL.pathComponents
         let shared = zip(base, target).prefix { $0 == $1 }.count
         let steps = Array(repeating: "..", count: base.count - shared) + target.dropFirst(shared)
-        return steps.map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? $0 }
-            .joined(separator: "/")
+        return "./" + steps.map(encoded).joined(separator: "/")
+    }
+
+    /// One path part with every byte but RFC 3986's unreserved characters percent-encoded.
+    static func encoded(_ part: String) -> String {
+        part.utf8.map { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                return String(UnicodeScalar(byte))
+            default:
+                return String(format: "%%%02X", byte)
+            }
+        }.joined()
     }
 
     /// Captions on the player from the cue list (a <track> file would be refused on file:// pages),
@@ -175,7 +190,8 @@ public enum HTMLReport {
           const items = [...list.querySelectorAll('li')];
           const track = media.addTextTrack('captions', media.dataset.lang, media.dataset.lang);
           for (const li of items) {
-            const text = li.querySelector('.text').innerText;
+            // A cue's text is WebVTT markup: escaped, the listed text reads as itself, tags and all.
+            const text = li.querySelector('.text').innerText.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
             track.addCue(new VTTCue(parseFloat(li.dataset.start), parseFloat(li.dataset.end), text));
           }
           track.mode = 'showing';
@@ -198,8 +214,15 @@ public enum HTMLReport {
 
         """
 
+    /// Text for an element or a quoted attribute, whichever quote it uses.
     static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "'", with: "&#39;")
+    }
+
+    /// A name or message as the terminal shows it: control and direction characters escaped, so
+    /// a hostile name cannot hide a line break or reverse what follows it.
+    static func shown(_ text: String) -> String {
+        escape(Format.terminalSafe(text))
     }
 }
