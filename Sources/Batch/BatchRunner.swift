@@ -33,8 +33,9 @@ public struct BatchRunner {
         let background = DispatchQueue(label: "capforge.burn")
         let burning = DispatchGroup()
         // Output names drop the extension, so talk.mp4 and talk.wav (or x.mp4 under two folders
-        // given with --out) would write the same files: the first keeps the name, the others fail.
-        // Keyed by bytes: Swift's String equality would make NFC and NFD spellings of a name one.
+        // given with --out, or a folder reached through a link) would write the same files: the
+        // first keeps the name, the others fail. Keyed by the resolved path's bytes: Swift's
+        // String equality would make NFC and NFD spellings of a name one.
         var claimed: [[UInt8]: String] = [:]
         let protected = Set(inputs.compactMap { FileID(path: $0.url.path) })
         var swept = Set<URL>()
@@ -42,7 +43,7 @@ public struct BatchRunner {
         for (index, input) in inputs.enumerated() {
             if cancellation.isCancelled || state.interrupted { state.interrupted = true; break }
             state.emit(.fileStarted(index: index, total: inputs.count, input: input, duration: durations[index]))
-            let outputBase = pipeline.layout.folder(for: input).appendingPathComponent(pipeline.layout.stem(for: input)).path
+            let outputBase = OutputPolicy.resolvedPath(pipeline.layout.folder(for: input)).appendingPathComponent(pipeline.layout.stem(for: input)).path
             if let owner = claimed[Array(outputBase.utf8)] {
                 var clash = FileResult(relativePath: input.relativePath, path: input.url.path, status: .failed)
                 clash.error = "its outputs would overwrite those of \(owner) (same name without the extension); rename one of them"

@@ -27,11 +27,19 @@ struct WrittenCaptions {
 extension CaptionPipeline {
     /// The passes for a file of `plan`: the translation first when one is asked for and can be
     /// made, the spoken language's captions when asked for or when there is nothing to translate.
-    func captionPasses(_ plan: TierPlan, warnings: inout [String]) throws -> [CaptionPass] {
+    /// `speechFound` and `languageSource` say why English is the plan's language: heard, or
+    /// assumed for want of speech or of certainty.
+    func captionPasses(_ plan: TierPlan, speechFound: Bool, languageSource: BatchEvent.LanguageSource, warnings: inout [String]) throws -> [CaptionPass] {
         let original = CaptionPass(plan: plan, transcriber: transcriber, engines: engines, isTranslation: false)
         guard settings.translate == true, let translator else { return [original] }
         guard plan.language != .english else {
-            warnings.append("the speech is English, so --translate has nothing to translate: the captions are what was said")
+            if !speechFound {
+                warnings.append("no speech was found, so --translate had nothing to translate")
+            } else if languageSource == .fallback {
+                warnings.append("--translate translated nothing: the spoken language could not be told, so English was assumed; pass --lang CODE to translate it")
+            } else {
+                warnings.append("the speech is English, so --translate has nothing to translate: the captions are what was said")
+            }
             return [original]
         }
         guard translator.engines.engine(.modern, for: plan.language) != nil else {

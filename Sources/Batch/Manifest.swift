@@ -73,9 +73,74 @@ public struct Manifest: Sendable {
         try AtomicFile.write(try encoder.encode(entry), to: url(for: entry.result.relativePath), policy: .capforgeState)
     }
 
+    /// Every entry, for finding which input an output was written for.
+    public func entries() -> [ManifestEntry] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".json") }.compactMap { name in
+            (try? Data(contentsOf: folder.appendingPathComponent(name))).flatMap { try? JSONDecoder().decode(ManifestEntry.self, from: $0) }
+        }
+    }
+
+    /// Drops an input's entry, whose outputs another input's now replaced (`--overwrite`): a
+    /// rerun redoes that input rather than take another's captions for its own.
+    public func forget(_ relativePath: String) {
+        try? FileManager.default.removeItem(at: url(for: relativePath))
+    }
+
     /// True when the input is done with these settings and every output still exists.
     public func isCurrent(_ relativePath: String, identity: InputIdentity, settingsKey: String) -> Bool {
         guard let entry = entry(for: relativePath), entry.status == .done, entry.input == identity, entry.settingsKey == settingsKey else { return false }
         return entry.result.outputs.allSatisfy { FileManager.default.fileExists(atPath: $0) }
+    }
+}
+
+/// Which input each output in the manifests was written for, so that one input's outputs never
+/// silently replace another's (`talk.webm` captioned after `talk.mkv` beside it). Each manifest
+/// is read once a run, on first need; a lock guards it, as files finish on two threads.
+final class OutputOwners: @unchecked Sendable {
+    struct Owner {
+        var relativePath: String
+        var path: String
+        var identity: InputIdentity
+    }
+
+    private let lock = NSLock()
+    /// By manifest folder, then by an output's resolved path (bytes: NFC and NFD are two files).
+    private var indexes: [String: [[UInt8]: Owner]] = [:]
+
+    /// The other input, and the manifest saying so, that the existing file at `url` was written
+    /// for; nil when nothing is there, no manifest above it lists it, or it is `input`'s own
+    /// (under another name or root, or the same file renamed: the identity tells).
+    func other(than input: BatchInput, identity: InputIdentity, at url: URL) -> (owner: Owner, manifest: Manifest)? {
+        var info = stat()
+        guard lstat(url.path, &info) == 0 else { return nil }
+        let key = Array(OutputPolicy.resolvedPath(url).path.utf8)
+        let mine = FileID(path: input.url.path)
+        for state in OutputLedger.stateFolders(above: url) {
+            let manifest = Manifest(stateFolder: state)
+            guard let owner = index(of: manifest)[key] else { continue }
+            if owner.identity == identity || (mine != nil && FileID(path: owner.path) == mine) { return nil }
+            return (owner, manifest)
+        }
+        return nil
+    }
+
+    /// Forgets an input whose outputs another input took over (`--overwrite`).
+    func forget(_ owner: Owner, in manifest: Manifest) {
+        manifest.forget(owner.relativePath)
+        lock.withLock { indexes[manifest.folder.path] = indexes[manifest.folder.path]?.filter { $0.value.relativePath != owner.relativePath } }
+    }
+
+    private func index(of manifest: Manifest) -> [[UInt8]: Owner] {
+        lock.withLock {
+            if let index = indexes[manifest.folder.path] { return index }
+            var index: [[UInt8]: Owner] = [:]
+            for entry in manifest.entries() {
+                let owner = Owner(relativePath: entry.result.relativePath, path: entry.result.path, identity: entry.input)
+                for output in entry.result.outputs { index[Array(OutputPolicy.resolvedPath(URL(fileURLWithPath: output)).path.utf8)] = owner }
+            }
+            indexes[manifest.folder.path] = index
+            return index
+        }
     }
 }

@@ -44,6 +44,21 @@ public struct OutputLayout: Sendable {
         video.deletingLastPathComponent().appendingPathComponent("\(video.deletingPathExtension().lastPathComponent)\(InputScanner.subtitledMarker)\(ext)")
     }
 
+    /// Whether `url` (links resolved) is where one of the input's outputs may go: its captions in
+    /// any language and format (the language is not known before listening), or its burned or
+    /// subtitled copy.
+    public func mayWrite(_ url: URL, for input: BatchInput) -> Bool {
+        let target = OutputPolicy.resolvedPath(url)
+        guard Array(target.deletingLastPathComponent().path.utf8) == Array(OutputPolicy.resolvedPath(folder(for: input)).path.utf8) else { return false }
+        let name = Array(target.lastPathComponent.utf8), stem = Array((stem(for: input) + ".").utf8)
+        guard name.starts(with: stem) else { return false }
+        let rest = String(decoding: name.dropFirst(stem.count), as: UTF8.self)
+        let copies = [burned(for: input)] + ["mp4", "m4v", "mov", "mkv"].map { subtitled(for: input, extension: $0) }
+        if copies.contains(where: { Array($0.lastPathComponent.utf8) == name }) { return true }
+        let parts = rest.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && SubtitleFormat.allCases.contains { $0.fileExtension == parts[1] }
+    }
+
     /// Where the manifest and journals live: `.capforge/` at the top of the tree being written.
     public func stateFolder(for input: BatchInput) -> URL {
         (outputRoot ?? input.root).appendingPathComponent(".capforge")

@@ -101,11 +101,13 @@ public final class AtomicFileWriter {
     public let destination: URL
     private let temp: URL?
     private let recordIn: OutputLedger?
+    private let kind: OutputKind?
     private var fd: Int32
 
     public init(_ url: URL, policy: OutputPolicy) throws {
         self.url = url
         recordIn = policy.ledgers.first
+        kind = policy.kind
         let directory = url.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -157,7 +159,7 @@ public final class AtomicFileWriter {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw AtomicFile.makeError(path: url.path, errno: errno) }
         // Recorded before the rename: a run killed in between must still own its file next time.
-        try recordIn?.record(destination.path, identity: WrittenFile(info))
+        try recordIn?.record(destination.path, identity: WrittenFile(info), kind: kind)
         // Renamed while still locked, so a concurrent sweep cannot take the temporary away.
         if rename(temp.path, destination.path) != 0 {
             throw AtomicFile.makeError(path: url.path, errno: errno)

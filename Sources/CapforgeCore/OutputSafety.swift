@@ -21,6 +21,7 @@ public struct FileID: Hashable, Sendable {
 public enum OutputError: Error, CustomStringConvertible, Equatable {
     case wouldReplaceInput(path: String)
     case notWrittenByCapforge(path: String)
+    case writtenAsAnotherKind(path: String, was: OutputKind, now: OutputKind)
     case notARegularFile(path: String, kind: String)
     case brokenLink(path: String)
     case busy(path: String)
@@ -32,6 +33,9 @@ public enum OutputError: Error, CustomStringConvertible, Equatable {
             return "refusing to write \(path): it is one of the input files (perhaps through a link); choose another output name"
         case .notWrittenByCapforge(let path):
             return "\(path) already exists and was not written by Capforge (or was edited since); move it away, or rerun with --overwrite to replace it"
+        case .writtenAsAnotherKind(let path, let was, let now):
+            return "refusing to replace \(path): Capforge wrote it as \(was.description), not as \(now.description); choose another name, "
+                + "or move it away (--overwrite replaces it)"
         case .notARegularFile(let path, let kind):
             return "refusing to write \(path): it is a \(kind), not a regular file; choose another output name"
         case .brokenLink(let path):
@@ -40,6 +44,20 @@ public enum OutputError: Error, CustomStringConvertible, Equatable {
             return "cannot write \(path): another Capforge process is writing it right now"
         case .noReader(let path):
             return "cannot write \(path): it is a FIFO with no reader; start the reading process first"
+        }
+    }
+}
+
+/// What a file Capforge writes is, as its ledger records it: one kind never replaces another
+/// unasked (a review page named like a caption file must not take its place).
+public enum OutputKind: String, Codable, Sendable, CustomStringConvertible {
+    case captions, report, video
+
+    public var description: String {
+        switch self {
+        case .captions: return "captions"
+        case .report: return "a review page"
+        case .video: return "a video"
         }
     }
 }
@@ -58,12 +76,16 @@ public struct OutputPolicy: Sendable {
     /// The user named this exact path (`-o`, `--report`): a character device or FIFO there is
     /// written directly (`/dev/null`, a pipe) instead of being refused.
     public var streamsToSpecialFiles: Bool
+    /// What is written, recorded in the ledger; nil for writers that do not say.
+    public var kind: OutputKind?
 
-    public init(protectedFiles: Set<FileID> = [], ledgers: [OutputLedger], overwrite: Bool = false, streamsToSpecialFiles: Bool = false) {
+    public init(protectedFiles: Set<FileID> = [], ledgers: [OutputLedger], overwrite: Bool = false, streamsToSpecialFiles: Bool = false,
+                kind: OutputKind? = nil) {
         self.protectedFiles = protectedFiles
         self.ledgers = ledgers
         self.overwrite = overwrite
         self.streamsToSpecialFiles = streamsToSpecialFiles
+        self.kind = kind
     }
 
     /// Capforge's own state (manifest, journals, digests) inside its own folders.
@@ -97,8 +119,14 @@ public struct OutputPolicy: Sendable {
         case S_IFREG:
             if protectedFiles.contains(FileID(info)) { throw OutputError.wouldReplaceInput(path: url.path) }
             let real = Self.resolvedParent(of: url)
-            if !ledgers.isEmpty && !overwrite && !ledgers.contains(where: { $0.wrote(real.path, identity: WrittenFile(info)) }) {
-                throw OutputError.notWrittenByCapforge(path: url.path)
+            if !ledgers.isEmpty && !overwrite {
+                guard let written = ledgers.lazy.compactMap({ $0.entry(for: real.path, identity: WrittenFile(info)) }).first else {
+                    throw OutputError.notWrittenByCapforge(path: url.path)
+                }
+                // Entries from before kinds were recorded match any writer, as they always did.
+                if let kind, let was = written.kind, was != kind {
+                    throw OutputError.writtenAsAnotherKind(path: url.path, was: was, now: kind)
+                }
             }
             return .replace(real)
         case S_IFCHR where streamsToSpecialFiles, S_IFIFO where streamsToSpecialFiles:
@@ -107,6 +135,13 @@ public struct OutputPolicy: Sendable {
         default:
             throw OutputError.notARegularFile(path: url.path, kind: Self.kindName(info.st_mode))
         }
+    }
+
+    /// The same policy for writing `kind`.
+    public func writing(_ kind: OutputKind) -> OutputPolicy {
+        var copy = self
+        copy.kind = kind
+        return copy
     }
 
     /// The same policy, also protecting these files.
@@ -125,6 +160,26 @@ public struct OutputPolicy: Sendable {
         case S_IFSOCK: return "socket"
         default: return "special file"
         }
+    }
+
+    /// Where writing `url` lands: its links (the file's own, and its folders') resolved as far as
+    /// they exist, so that two spellings of one place compare equal before it is made.
+    public static func resolvedPath(_ url: URL) -> URL {
+        resolvedPath(url.standardizedFileURL, linksFollowed: 0)
+    }
+
+    private static func resolvedPath(_ url: URL, linksFollowed: Int) -> URL {
+        if let real = realpath(url.path, nil) {
+            defer { free(real) }
+            return URL(fileURLWithPath: String(cString: real))
+        }
+        if linksFollowed < 40, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) {
+            let next = target.hasPrefix("/") ? URL(fileURLWithPath: target) : url.deletingLastPathComponent().appendingPathComponent(target)
+            return resolvedPath(next.standardizedFileURL, linksFollowed: linksFollowed + 1)
+        }
+        let parent = url.deletingLastPathComponent()
+        guard parent.path != url.path else { return url }
+        return resolvedPath(parent, linksFollowed: linksFollowed).appendingPathComponent(url.lastPathComponent)
     }
 
     /// The path with its folder's links resolved, so ledger keys do not depend on spelling.
@@ -184,34 +239,42 @@ public struct OutputLedger: Sendable, Equatable {
 
     /// The ledgers that may know a file at `url`: the user's, and the batch trees above it.
     public static func lookup(for url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> [OutputLedger] {
-        var ledgers = [user(environment: environment)]
+        [user(environment: environment)] + stateFolders(above: url).map { OutputLedger(stateFolder: $0) }
+    }
+
+    /// The `.capforge` folders of the batch trees that hold `url`, nearest first.
+    public static func stateFolders(above url: URL) -> [URL] {
+        var found: [URL] = []
         var folder = url.deletingLastPathComponent().standardizedFileURL
         while true {
             let state = folder.appendingPathComponent(".capforge")
-            if FileManager.default.fileExists(atPath: state.path) { ledgers.append(OutputLedger(stateFolder: state)) }
+            if FileManager.default.fileExists(atPath: state.path) { found.append(state) }
             let parent = folder.deletingLastPathComponent()
             if parent.path == folder.path { break }
             folder = parent
         }
-        return ledgers
+        return found
     }
 
-    private struct Entry: Codable {
+    struct Entry: Codable {
         var path: String
         var file: WrittenFile
+        /// Absent in entries written before kinds were recorded.
+        var kind: OutputKind?
     }
 
     private func entryURL(for path: String) -> URL {
         folder.appendingPathComponent(String(SHA256.hex(of: Data(path.utf8)).prefix(32)) + ".json")
     }
 
-    func wrote(_ path: String, identity: WrittenFile) -> Bool {
+    /// The record of `path` when it is still the file Capforge wrote there.
+    func entry(for path: String, identity: WrittenFile) -> Entry? {
         guard let data = try? Data(contentsOf: entryURL(for: path)),
-              let entry = try? JSONDecoder().decode(Entry.self, from: data) else { return false }
-        return entry.path == path && entry.file == identity
+              let entry = try? JSONDecoder().decode(Entry.self, from: data), entry.path == path, entry.file == identity else { return nil }
+        return entry
     }
 
-    func record(_ path: String, identity: WrittenFile) throws {
-        try AtomicFile.write(try JSONEncoder().encode(Entry(path: path, file: identity)), to: entryURL(for: path), policy: .capforgeState)
+    func record(_ path: String, identity: WrittenFile, kind: OutputKind?) throws {
+        try AtomicFile.write(try JSONEncoder().encode(Entry(path: path, file: identity, kind: kind)), to: entryURL(for: path), policy: .capforgeState)
     }
 }

@@ -206,10 +206,15 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
     let (found, problems, skipped) = InputScanner.scan(args.positionals, alsoExtensions: alsoExtensions)
     let inputs = found.filter { shard?.contains($0.relativePath) ?? true }
     for problem in problems { printError("capforge: \(Format.terminalSafe(problem.description))") }
+    let layout = OutputLayout(outputRoot: args.value("out").map { URL(fileURLWithPath: $0) })
+    let report = try args.value("report").map { path -> URL in
+        let url = URL(fileURLWithPath: path)
+        try refuseReportPath(url, inputs: inputs, layout: layout)
+        return url
+    }
 
     let store = ModelStore()
     let engines = try loadEngines(args, settings: settings, store: store)
-    let layout = OutputLayout(outputRoot: args.value("out").map { URL(fileURLWithPath: $0) })
     let pipeline = try CaptionPipeline(settings: settings, engines: engines, calibration: MeasuredCalibration.table, layout: layout)
 
     if args.flag("dry-run") {
@@ -240,6 +245,9 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
     if jobs == 2 && !args.flag("burn") {
         printError("capforge: warning: --jobs 2 overlaps burn-in with the next file's extraction; without --burn it changes nothing")
     }
+    // The page is written last: what would stop it (a folder, a file Capforge did not write) is said before the run.
+    let reportPolicy = report.map { namedOutputPolicy($0, args: args).writing(.report).protecting(inputs.map(\.url.path)) }
+    if let report, let reportPolicy { _ = try reportPolicy.destination(for: report) }
     let runner = BatchRunner(pipeline: pipeline, force: args.flag("force"), jobs: jobs, overwrite: args.flag("overwrite"))
     var batchSeconds = 0.0
     let (processed, interrupted) = runner.run(inputs, cancellation: cancellation) { event in
@@ -255,13 +263,28 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
         print(Summary.table(results, interrupted: interrupted, seconds: batchSeconds, unfinished: unfinished))
         for warning in runWarnings { print("warning: \(warning)") }
     }
-    if let report = args.value("report") {
-        let url = URL(fileURLWithPath: report)
-        try AtomicFile.write(HTMLReport.render(results, warnings: runWarnings, folder: url.standardizedFileURL.deletingLastPathComponent()), to: url,
-                             policy: namedOutputPolicy(url, args: args).protecting(inputs.map(\.url.path)))
+    if let report, let reportPolicy {
+        try AtomicFile.write(HTMLReport.render(results, warnings: runWarnings, folder: report.standardizedFileURL.deletingLastPathComponent()), to: report,
+                             policy: reportPolicy)
     }
     if interrupted { return Interrupts.exitCode }
     return results.contains { $0.status == .failed } ? ExitCode.failure : ExitCode.success
+}
+
+/// The review page may not take the place of an input, of any output this run may write
+/// (whatever the spelling or link), or of Capforge's own state: refused before the run.
+func refuseReportPath(_ report: URL, inputs: [BatchInput], layout: OutputLayout) throws {
+    let target = FileID(path: report.path)
+    func refuse(_ reason: String) -> UsageError { .invalidValue(option: "report", value: Format.terminalSafe(report.relativePath), reason: reason + "; name a file of its own, such as review.html") }
+    if let input = inputs.first(where: { target != nil && FileID(path: $0.url.path) == target }) {
+        throw refuse("it is the input \(Format.terminalSafe(input.url.path))")
+    }
+    if let input = inputs.first(where: { layout.mayWrite(report, for: $0) }) {
+        throw refuse("this run writes the outputs of \(Format.terminalSafe(input.relativePath)) there")
+    }
+    if OutputPolicy.resolvedPath(report).pathComponents.contains(".capforge") {
+        throw refuse("it is inside Capforge's state folder (.capforge)")
+    }
 }
 
 /// The encoder and notice options of `caption --burn` and `burn`; the notice text is the caller's.
