@@ -5,11 +5,15 @@
 
 capforge_manifest=share/capforge/install-manifest.txt
 
+# not_plain PATH: something is at PATH that is not a plain file (a symlink, even to a file, or a folder).
+not_plain() { [ -L "$1" ] || { [ -e "$1" ] && [ ! -f "$1" ]; }; }
+
 # check_entry PREFIX RELATIVE: succeeds when RELATIVE is one of the places install writes
-# (bin/capforge, lib/capforge/…, share/capforge/…) and no folder between PREFIX (already
-# physical) and it is a symlink; otherwise sets $refusal to why and fails.
+# (bin/capforge, lib/capforge/…, share/capforge/…) and no folder between PREFIX (physical, from
+# realpath) and it is a symlink, so that the path resolves inside PREFIX as written; otherwise
+# sets $refusal to why and fails.
 check_entry() {
-  local prefix=${1%/} relative=$2 folder real
+  local prefix=${1%/} relative=$2 folder part target parts
   refusal=
   if [[ $relative == *[[:cntrl:]]* ]]; then refusal="it has control characters"
   elif [[ $relative == /* ]]; then refusal="it is an absolute path"
@@ -18,11 +22,18 @@ check_entry() {
   elif [[ $relative != bin/capforge && $relative != lib/capforge/?* && $relative != share/capforge/?* ]]; then
     refusal="install never writes there"
   else
-    # realpath -m resolves the folders that exist and keeps the rest as written: any difference
-    # is a symlinked folder, which could lead outside the prefix.
-    folder=$prefix/${relative%/*}
-    real=$(realpath -m -- "$folder" 2>/dev/null) || real="(unresolvable)"
-    [ "$real" = "$folder" ] || refusal="its folder $folder is or passes through a symlink (it resolves to $real)"
+    # Each folder on the way must be a real one: a symlink (even a dangling or looping one) could
+    # lead outside the prefix. PREFIX itself is already physical.
+    folder=$prefix
+    IFS=/ read -r -a parts <<<"${relative%/*}"
+    for part in "${parts[@]}"; do
+      folder=$folder/$part
+      if [ -L "$folder" ]; then
+        target=$(readlink -- "$folder")
+        refusal="its folder $folder is a symlink (to ${target//[[:cntrl:]]/?}); install writes and deletes only in real folders"
+        break
+      fi
+    done
   fi
   [ -z "$refusal" ]
 }
@@ -33,23 +44,26 @@ check_manifest() {
   local path=${1%/}/$capforge_manifest
   if ! check_entry "$1" "$capforge_manifest"; then refusal="the manifest $path: $refusal"; return 1; fi
   if [ -L "$path" ]; then refusal="the manifest $path is a symlink; install only ever writes a plain file there"; return 1; fi
-  if [ -e "$path" ] && [ ! -f "$path" ]; then refusal="the manifest $path is not a plain file"; return 1; fi
+  if not_plain "$path"; then refusal="the manifest $path is not a plain file"; return 1; fi
+  if not_plain "$path.capforge-new"; then
+    refusal="$path.capforge-new, the manifest's temporary name, is not a plain file"; return 1
+  fi
 }
 
 # read_manifest PREFIX WHO: sets `entries` to the manifest's lines that pass check_entry, each
 # once, the manifest's own line left out (its caller handles it); says on stderr which lines it
-# ignores and why, and counts them in `ignored`. Run check_manifest first.
+# ignores and why, and keeps them in `ignored`. Run check_manifest first.
 read_manifest() {
   local prefix=${1%/} who=$2 line
   local -A seen=()
   entries=()
-  ignored=0
+  ignored=()
   # `|| [ -n "$line" ]`: a hand-edited last line often has no newline.
   while IFS= read -r line || [ -n "$line" ]; do
     [ -n "$line" ] && [ "$line" != "$capforge_manifest" ] || continue
     if ! check_entry "$prefix" "$line"; then
       printf '%s: ignoring the manifest line %q: %s\n' "$who" "$line" "$refusal" >&2
-      ignored=$((ignored + 1))
+      ignored+=("$line")
     elif [ -z "${seen[$line]:-}" ]; then
       seen[$line]=1
       entries+=("$line")
@@ -67,7 +81,7 @@ remove_entry() {
   refusal=
   removed_file=0
   for name in "$path.capforge-new" "$path"; do
-    if [ -L "$name" ] || { [ -e "$name" ] && [ ! -f "$name" ]; }; then
+    if not_plain "$name"; then
       refusal="$name is not a plain file (a symlink or a folder install did not write); left in place"
     elif [ -f "$name" ]; then
       rm -f -- "$name"
