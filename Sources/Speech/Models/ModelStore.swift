@@ -65,9 +65,7 @@ public struct ModelStore: Sendable {
     public func list(digests: Bool = true) throws -> [InstalledModel] {
         var seen = Set<String>()
         return try searchPath.flatMap { folder -> [InstalledModel] in
-            guard FileManager.default.fileExists(atPath: folder.path) else { return [] }
-            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            return try names.sorted().compactMap { file -> InstalledModel? in
+            try Self.names(in: folder).sorted().compactMap { file -> InstalledModel? in
                 guard file.hasPrefix("ggml-"), file.hasSuffix(".bin"), seen.insert(file).inserted else { return nil }
                 return try describe(folder.appendingPathComponent(file), digest: digests)
             }
@@ -83,31 +81,72 @@ public struct ModelStore: Sendable {
         return try Self.model(at: url, hparams: hparams, digest: digest)
     }
 
-    /// Converts the CTranslate2 Whisper model in `source` into `ggml-<name>.bin` here, replacing
-    /// any model of that name. `name` defaults to the source folder's name, followed by the
-    /// weight type when it is not f16 ("tiny.en-q8_0", whisper.cpp's naming).
+    /// Converts the CTranslate2 Whisper model in `source` into `ggml-<name>.bin` here. A file
+    /// of that name is replaced only when Capforge wrote it (the store's ledger says so) or
+    /// `overwrite` is set; that is checked before the conversion starts. `name` defaults to the
+    /// source folder's name, followed by the weight type when it is not f16 ("tiny.en-q8_0",
+    /// whisper.cpp's naming).
     @discardableResult
-    public func importCT2(from source: URL, name: String? = nil, weights: WeightEncoding = .f16, digest: Bool = true) throws -> InstalledModel {
+    public func importCT2(from source: URL, name: String? = nil, weights: WeightEncoding = .f16, overwrite: Bool = false,
+                          digest: Bool = true) throws -> InstalledModel {
         let folder = source.standardizedFileURL.lastPathComponent
         let name = name ?? (weights == .f16 ? folder : "\(folder)-\(weights.rawValue)")
         guard !name.isEmpty, !name.contains("/") else {
             throw ModelImportError.unsupported(path: source.path, reason: "'\(name)' is not a usable model name")
         }
+        var info = stat()
+        if stat(directory.path, &info) == 0 ? info.st_mode & S_IFMT != S_IFDIR : errno == ENOTDIR {
+            throw ModelStoreError.notAFolder(path: directory.path)
+        }
         let target = url(forModelNamed: name)
-        try AtomicFile.write(try CT2WhisperConverter.convert(directory: source, weights: weights), to: target, policy: .capforgeState)
+        let writer = try AtomicFileWriter(target, policy: writePolicy(overwrite: overwrite))
+        try writer.append(try CT2WhisperConverter.convert(directory: source, weights: weights))
+        // Checked before it is renamed into place: a model that would be listed as broken never
+        // replaces a working one.
+        if let written = writer.temporaryURL { _ = try describe(modelAt: written, digest: false) }
+        try writer.commit()
         return try describe(modelAt: target, digest: digest)
+    }
+
+    /// How model files are written into `directory`: the store's own ledger (`.capforge` in it,
+    /// as in a caption output tree) tells the files Capforge wrote from the user's.
+    func writePolicy(overwrite: Bool) -> OutputPolicy {
+        OutputPolicy(ledgers: [OutputLedger(stateFolder: directory.appendingPathComponent(".capforge"))], overwrite: overwrite)
+    }
+
+    /// The entries of a models folder; none when it does not exist.
+    private static func names(in folder: URL) throws -> [String] {
+        guard let stream = opendir(folder.path) else {
+            switch errno {
+            case ENOENT: return []
+            case ENOTDIR: throw ModelStoreError.notAFolder(path: folder.path)
+            default: throw ModelStoreError.unreadable(path: folder.path, reason: String(cString: strerror(errno)))
+            }
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
     }
 
     /// A model file of the directory: described, listed as broken, or nil when it is no Whisper model.
     private func describe(_ url: URL, digest: Bool) throws -> InstalledModel? {
+        let problem: String
         do {
             guard let hparams = try WhisperModelFile.validated(at: url) else { return nil }
             return try Self.model(at: url, hparams: hparams, digest: digest)
         } catch SpeechError.modelInvalid(_, let reason) {
-            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
-            return InstalledModel(engine: WhisperEngine.engineName, name: Self.modelName(ofFile: url.lastPathComponent), url: url, sizeBytes: size,
-                                  isEnglishOnly: false, weightType: nil, languages: [], sha256: nil, problem: reason)
+            problem = reason
+        } catch SpeechError.modelMissing {
+            // Listed, yet not there: one odd entry must not stop the listing (or a caption run).
+            problem = "it cannot be opened: a link to nothing, or a file name that is not UTF-8 (rename it)"
         }
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
+        return InstalledModel(engine: WhisperEngine.engineName, name: Self.modelName(ofFile: url.lastPathComponent), url: url, sizeBytes: size,
+                              isEnglishOnly: false, weightType: nil, languages: [], sha256: nil, problem: problem)
     }
 
     private static func model(at url: URL, hparams: WhisperHyperparameters, digest: Bool) throws -> InstalledModel {
@@ -133,5 +172,20 @@ public struct ModelStore: Sendable {
         // A read-only models directory still works; it just hashes every time.
         try? AtomicFile.write("\(digest) \(stamp)", to: sidecar, policy: .capforgeState)
         return digest
+    }
+}
+
+/// Why a models folder cannot be used.
+public enum ModelStoreError: Error, CustomStringConvertible, Equatable {
+    case notAFolder(path: String)
+    case unreadable(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .notAFolder(let path):
+            return "the models folder \(path) is not a folder (it, or one above it, is a file); set CAPFORGE_MODELS to a folder"
+        case .unreadable(let path, let reason):
+            return "cannot list the models folder \(path): \(reason)"
+        }
     }
 }

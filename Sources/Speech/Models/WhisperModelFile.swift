@@ -73,15 +73,18 @@ enum WhisperModelFile {
 }
 
 extension WhisperHyperparameters {
+    /// Layers in the encoder or the decoder: large-v3 has 32.
+    static let maximumLayers = 64
+
     /// Why no real Whisper model could have this header, or nil. The bounds enclose every
     /// published Whisper size (tiny to large-v3, distil) with room to spare.
     var implausibility: String? {
         let checks: [(String, Int, ClosedRange<Int>)] = [
             ("n_vocab", vocabularySize, Self.englishOnlyVocabularySize...52_000),
             ("n_audio_ctx", audioContext, 1...1500), ("n_audio_state", audioState, 64...2048),
-            ("n_audio_head", audioHeads, 1...64), ("n_audio_layer", audioLayers, 1...64),
+            ("n_audio_head", audioHeads, 1...64), ("n_audio_layer", audioLayers, 1...Self.maximumLayers),
             ("n_text_ctx", textContext, 1...1024), ("n_text_state", textState, 64...2048),
-            ("n_text_head", textHeads, 1...64), ("n_text_layer", textLayers, 1...64),
+            ("n_text_head", textHeads, 1...64), ("n_text_layer", textLayers, 1...Self.maximumLayers),
             ("n_mels", melCount, 1...256), ("ftype", fileType % 1000, 0...15),
         ]
         if let (name, value, range) = checks.first(where: { !$0.2.contains($0.1) }) {
@@ -93,19 +96,25 @@ extension WhisperHyperparameters {
 
     /// How many values the tensor called `name` has in a model with this header (whisper.cpp's layout).
     func elementCount(ofTensor name: String) -> Int {
-        let encoder = name.hasPrefix("encoder.")
-        let state = encoder ? audioState : textState
+        shape(ofTensor: name).reduce(1, *)
+    }
+
+    /// The row-major (PyTorch's, CTranslate2's) shape of the tensor called `name`, the
+    /// convolution biases without ggml's trailing 1.
+    func shape(ofTensor name: String) -> [Int] {
+        let state = name.hasPrefix("encoder.") ? audioState : textState
         switch name {
-        case "encoder.positional_embedding": return audioContext * audioState
-        case "encoder.conv1.weight": return 3 * melCount * audioState
-        case "encoder.conv2.weight": return 3 * audioState * audioState
-        case "decoder.positional_embedding": return textContext * textState
-        case "decoder.token_embedding.weight": return vocabularySize * textState
+        case "encoder.positional_embedding": return [audioContext, audioState]
+        case "encoder.conv1.weight": return [audioState, melCount, 3]
+        case "encoder.conv2.weight": return [audioState, audioState, 3]
+        case "decoder.positional_embedding": return [textContext, textState]
+        case "decoder.token_embedding.weight": return [vocabularySize, textState]
         default:
-            if name.hasSuffix("mlp.0.weight") || name.hasSuffix("mlp.2.weight") { return 4 * state * state }
-            if name.hasSuffix("mlp.0.bias") { return 4 * state }
-            if name.hasSuffix(".weight") && (name.contains(".attn.") || name.contains(".cross_attn.")) { return state * state }
-            return state
+            if name.hasSuffix("mlp.0.weight") { return [4 * state, state] }
+            if name.hasSuffix("mlp.2.weight") { return [state, 4 * state] }
+            if name.hasSuffix("mlp.0.bias") { return [4 * state] }
+            if name.hasSuffix(".weight") && (name.contains(".attn.") || name.contains(".cross_attn.")) { return [state, state] }
+            return [state]
         }
     }
 }

@@ -58,8 +58,8 @@ import Testing
         let bytes = try Data(contentsOf: imported.url)
         #expect(imported.sizeBytes == Int64(bytes.count))
         #expect(bytes == (try Data(contentsOf: try WhisperFixtures.tinyEnModel.get())))
-        // No temporaries are left behind by the atomic write.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["README", "ggml-junk.bin", "ggml-tiny.en.bin"])
+        // No temporaries are left behind by the atomic write; the ledger of what Capforge wrote is kept in .capforge.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [".capforge", "README", "ggml-junk.bin", "ggml-tiny.en.bin"])
     }
 
     @Test func multilingualHeaderListsItsLanguagesAndDigest() throws {
