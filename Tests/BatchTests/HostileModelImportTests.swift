@@ -232,6 +232,11 @@ import Testing
         // From now on it is Capforge's file: importing again replaces it without asking.
         #expect(try run(["models", "import", folder.path, "--name", "mine", "--type", "q8_0"], store: store).status == 0)
         #expect(try Data(contentsOf: mine) != imported)
+        // Its digest sidecar is a cache Capforge keeps, but one the user made is kept too.
+        let sidecar = store.appendingPathComponent("ggml-mine.bin.sha256")
+        try Data("0123  ggml-mine.bin\n".utf8).write(to: sidecar)
+        #expect(try run(["models", "import", folder.path, "--name", "mine"], store: store).status == 0)
+        #expect(try String(contentsOf: sidecar, encoding: .utf8) == "0123  ggml-mine.bin\n")
         // An edit makes it the user's again.
         try handMade.write(to: mine)
         #expect(try run(["models", "import", folder.path, "--name", "mine"], store: store).status == 1)

@@ -111,7 +111,11 @@ public struct ModelStore: Sendable {
     /// How model files are written into `directory`: the store's own ledger (`.capforge` in it,
     /// as in a caption output tree) tells the files Capforge wrote from the user's.
     func writePolicy(overwrite: Bool) -> OutputPolicy {
-        OutputPolicy(ledgers: [OutputLedger(stateFolder: directory.appendingPathComponent(".capforge"))], overwrite: overwrite)
+        Self.writePolicy(in: directory, overwrite: overwrite)
+    }
+
+    static func writePolicy(in folder: URL, overwrite: Bool = false) -> OutputPolicy {
+        OutputPolicy(ledgers: [OutputLedger(stateFolder: folder.appendingPathComponent(".capforge"))], overwrite: overwrite)
     }
 
     /// The entries of a models folder; none when it does not exist.
@@ -169,8 +173,9 @@ public struct ModelStore: Sendable {
             if fields.count == 2, fields[1] == stamp { return fields[0] }
         }
         let digest = try SHA256.hex(ofFile: url)
-        // A read-only models directory still works; it just hashes every time.
-        try? AtomicFile.write("\(digest) \(stamp)", to: sidecar, policy: .capforgeState)
+        // A read-only models directory still works, and so does a sidecar of the user's (kept):
+        // the model is just hashed every time.
+        try? AtomicFile.write("\(digest) \(stamp)", to: sidecar, policy: writePolicy(in: url.deletingLastPathComponent()))
         return digest
     }
 }
