@@ -38,7 +38,7 @@ func runMain() -> Int32 {
     if ["caption", "export"].contains(first) { SpinLimit.ensure() }
     guard let subcommand = subcommands.first(where: { $0.spec.name == first }) else {
         let error = UsageError.unknownCommand(first, suggestion: closest(to: first, among: subcommands.map(\.spec.name)))
-        printError("capforge: \(error)\nRun 'capforge --help' for the list of commands.")
+        printError("capforge: \(Format.terminalSafe("\(error)"))\nRun 'capforge --help' for the list of commands.")
         return ExitCode.usage
     }
     do {
@@ -50,10 +50,10 @@ func runMain() -> Int32 {
         LibraryLogging.configure(verbose: parsed.flag("verbose"))
         return try subcommand.run(parsed)
     } catch let error as UsageError {
-        printError("capforge \(first): \(error)\nRun 'capforge \(first) --help' for usage.")
+        // Errors quote what was typed or named, and a name can hold terminal escape sequences.
+        printError("capforge \(first): \(Format.terminalSafe("\(error)"))\nRun 'capforge \(first) --help' for usage.")
         return ExitCode.usage
     } catch {
-        // Errors name files, and a file name can hold terminal escape sequences.
         printError("capforge \(first): \(Format.terminalSafe("\(error)"))")
         return ExitCode.failure
     }
