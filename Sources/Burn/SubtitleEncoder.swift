@@ -7,8 +7,9 @@ import Media
 final class SubtitleEncoder {
     let context: UnsafeMutablePointer<AVCodecContext>
     private let path: String
-    /// libavcodec writes into a caller's buffer; FFmpeg's own CLI gives subtitles a megabyte.
-    private var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    /// libavcodec writes into a caller's buffer, sized for the longest event so far: 64 tracks
+    /// do not each hold the megabyte FFmpeg's CLI gives every subtitle stream.
+    private var buffer: [UInt8] = []
 
     static let timeBase = AVRational(num: 1, den: 1000)
 
@@ -44,6 +45,10 @@ final class SubtitleEncoder {
     func encode(_ event: SubtitleTrack.Event, readOrder: Int) throws -> Packet? {
         // The dialogue form every libavcodec text encoder reads since FFmpeg 3.
         let dialogue = "\(readOrder),\(event.layer),\(event.style),,0,0,0,,\(event.text)"
+        // The longest expansion is an override turned into an HTML tag (SubRip's `{\\fs1}` →
+        // `<font size="1"></font>`) or a 12-byte mov_text style record.
+        let needed = 8 * dialogue.utf8.count + 4096
+        if buffer.count < needed { buffer = [UInt8](repeating: 0, count: needed) }
         let size: Int32 = try dialogue.withCString { text in
             var rect = AVSubtitleRect()
             rect.type = SUBTITLE_ASS

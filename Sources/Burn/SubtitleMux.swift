@@ -99,7 +99,7 @@ private final class MuxSession {
         let end = try Self.mediaEnd(of: file)
         var kept: [SubtitleTrack] = []
         for track in tracks {
-            if let track = Self.withinVideo(track, end: end, warnings: &warnings) { kept.append(track) }
+            if let track = Self.bounded(track, end: end, warnings: &warnings) { kept.append(track) }
         }
         if requiresCues, kept.isEmpty, !tracks.isEmpty {
             throw MuxError.noCues(tracks: tracks.map(\.name), videoEnd: end.map { Double($0) / 1000 })
@@ -156,9 +156,18 @@ private final class MuxSession {
     }
 
     /// The track with its events kept within the video (those starting at or after its end
-    /// left out, those running past it ending there), and nil when none is left; both said.
-    private static func withinVideo(_ track: SubtitleTrack, end: Int?, warnings: inout [BurnWarning]) -> SubtitleTrack? {
+    /// left out, those running past it ending there) and their text within what a screen
+    /// shows (libavcodec's text encoders take time quadratic in an event's length); nil when
+    /// no event is left. What changed is said.
+    private static func bounded(_ track: SubtitleTrack, end: Int?, warnings: inout [BurnWarning]) -> SubtitleTrack? {
         var track = track
+        var shortened = 0
+        for i in track.events.indices {
+            guard let kept = RenderLimits.cut(track.events[i].text) else { continue }
+            track.events[i].text = kept
+            shortened += 1
+        }
+        if shortened > 0 { warnings.append(.eventTextCut(count: shortened, characters: RenderLimits.maxEventCharacters)) }
         if let end {
             let count = track.events.count
             track.events.removeAll { $0.start >= end }

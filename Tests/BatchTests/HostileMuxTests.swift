@@ -1,0 +1,388 @@
+import Foundation
+import Testing
+
+/// Hostile and awkward inputs to `capforge mux`, made at test time, through the real tool. Each
+/// must end by itself (no signal, no hang) with a clear error naming the file, or succeed with
+/// the warning that says what changed; under a stated memory cap; with nothing but its own
+/// output written, and no escape sequence from a name reaching the terminal.
+///
+/// The caps are about twice what each run was measured to need (debug build, 2 cores: 53-59 MB
+/// for a mux, 59 with 63 tracks, 67 with a 2 MB cue, 70 for the burn); each run prints its
+/// peak and time.
+@Suite(.serialized) struct HostileMuxTests {
+    static let environment = CLI().environment
+    static let cap = 120.0
+
+    /// A folder holding a copy of the 3 s clip as `v.mp4`, with what each case adds; what is
+    /// in it before a run is compared with what is there after.
+    struct Scene {
+        let folder: URL
+        var video: String { path("v.mp4") }
+
+        init(_ name: String) throws {
+            folder = try scratchFolder("hostile-mux-\(name)")
+            try FileManager.default.copyItem(at: HostileInputTests.smallClip, to: folder.appendingPathComponent("v.mp4"))
+        }
+
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+        @discardableResult
+        func write(_ name: String, _ text: String) throws -> String {
+            try Data(text.utf8).write(to: folder.appendingPathComponent(name))
+            return path(name)
+        }
+
+        /// ffmpeg makes `name` from `arguments` (inputs first).
+        @discardableResult
+        func media(_ name: String, _ arguments: [String]) throws -> String {
+            #expect(try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-y"] + arguments + [path(name)]) == 0, "ffmpeg could not make \(name)")
+            return path(name)
+        }
+
+        /// Identity, size and modification time of every file, by path.
+        func snapshot() -> [String: [Int]] {
+            var files: [String: [Int]] = [:]
+            for name in listing(folder) {
+                var info = stat()
+                guard lstat(path(name), &info) == 0 else { continue }
+                files[name] = [Int(info.st_ino), Int(info.st_size), info.st_mtim.tv_sec, info.st_mtim.tv_nsec]
+            }
+            return files
+        }
+
+        /// Every file there before is as it was, and the only new ones are `outputs`.
+        func expectUntouched(since before: [String: [Int]], outputs: [String] = []) {
+            let after = snapshot()
+            for (name, identity) in before { #expect(after[name] == identity, "\(name) was touched") }
+            let made = Set(after.keys).subtracting(before.keys)
+            #expect(made == Set(outputs), "files made: \(made.sorted()), expected \(outputs)")
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    func run(_ arguments: [String], cap: Double = HostileMuxTests.cap, timeout: Double = 60) throws -> MeasuredRun {
+        let result = try MeasuredRun.run(["mux"] + arguments, environment: Self.environment, timeout: timeout)
+        #expect(result.signal == nil, "capforge mux \(arguments) died of signal \(result.signal ?? 0)")
+        print(String(format: "hostile mux: exit %d, peak %.0f MB (cap %.0f), %.1f s: capforge mux %@", result.status, result.peakMegabytes, cap,
+                     result.seconds, Self.shown(arguments)))
+        #expect(!result.output.contains("NSCocoaErrorDomain") && !result.output.contains("Error Domain="), "a raw Foundation error: \(result.stderr)")
+        #expect(!result.output.unicodeScalars.contains("\u{1B}"), "an escape sequence reached the terminal: \(result.output.debugDescription)")
+        #expect(result.peakMegabytes < cap, "peak \(result.peakMegabytes) MB")
+        return result
+    }
+
+    /// The command line as the log shows it: long paths cut to their ends, control characters
+    /// escaped, and at most eight arguments.
+    private static func shown(_ arguments: [String]) -> String {
+        let shown = arguments.prefix(8).map { argument in
+            let short = argument.count > 40 ? "…" + argument.suffix(39) : argument
+            return short.unicodeScalars.contains { $0.properties.generalCategory == .control } ? short.debugDescription : short
+        }
+        return shown.joined(separator: " ") + (arguments.count > 8 ? " … (\(arguments.count) arguments)" : "")
+    }
+
+    /// What ffprobe prints for `arguments` on `file`.
+    static func probe(_ file: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        process.arguments = ["-v", "error"] + arguments + [file]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func duration(_ file: String) throws -> Double {
+        try #require(Double(probe(file, ["-show_entries", "format=duration", "-of", "csv=p=0"]).trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
+    static let oneCue = "1\n00:00:00,500 --> 00:00:02,000\nHello\n"
+
+    // MARK: what reaches the terminal
+
+    /// A name with an escape sequence becomes the track's title: printed escaped, and stored
+    /// without its control characters, which is said. A --title with them is refused.
+    @Test func escapeSequencesInNamesAndTitlesNeverReachTheTerminal() throws {
+        let scene = try Scene("escape")
+        defer { scene.remove() }
+        let subs = try scene.write("a\u{1B}[31mred\u{1B}]0;owned\u{07}.srt", Self.oneCue)
+        let before = scene.snapshot()
+        let result = try run([scene.video, subs])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#""a[31mred]0;owned""#))
+        #expect(result.stderr.contains(#"capforge mux: warning: "#) && result.stderr.contains(#"a\u{1B}[31mred"#)
+                && result.stderr.contains("control characters removed from the track title"))
+        scene.expectUntouched(since: before, outputs: ["v.subtitled.mp4"])
+        let stored = try Self.probe(scene.path("v.subtitled.mp4"), ["-select_streams", "s", "-show_entries", "stream_tags=title,handler_name", "-of", "csv=p=0"])
+        #expect(!stored.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" } && stored.contains("a[31mred"), "\(stored.debugDescription)")
+
+        let titled = try run([scene.video, subs, "--title", "x\u{1B}[2Jy", "-o", scene.path("titled.mkv")])
+        #expect(titled.status == 2 && titled.stderr.contains(#"x\u{1B}[2Jy"#) && titled.stderr.contains("without control characters"), "\(titled.stderr)")
+        let language = try run([scene.video, subs, "--lang", "e\u{1B}[2Jn", "-o", scene.path("titled.mkv")])
+        #expect(language.status == 2 && language.stderr.contains(#"e\u{1B}[2Jn"#), "\(language.stderr)")
+        scene.expectUntouched(since: before, outputs: ["v.subtitled.mp4"])
+    }
+
+    /// A 100 KB title is no name for a menu: refused, and echoed only in part.
+    @Test func aHundredKilobyteTitleIsRefused() throws {
+        let scene = try Scene("title")
+        defer { scene.remove() }
+        let subs = try scene.write("s.srt", Self.oneCue)
+        let before = scene.snapshot()
+        let result = try run([scene.video, subs, "--title", String(repeating: "t", count: 100_000)])
+        #expect(result.status == 2 && result.stderr.contains("at most 256 characters") && result.stderr.count < 1000, "\(result.stderr.prefix(500))")
+        scene.expectUntouched(since: before)
+    }
+
+    // MARK: cues and tracks
+
+    /// A cue ending at 240:00:00 made a 10-day file of a 3 s video: cues now end with the video.
+    @Test func cuesPastTheEndAreCutOrLeftOutAndSaid() throws {
+        let scene = try Scene("clamp")
+        defer { scene.remove() }
+        let subs = try scene.write("long.srt", Self.oneCue + "\n2\n00:00:02,500 --> 240:00:00,000\nForever\n\n3\n100:00:00,000 --> 101:00:00,000\nLate\n")
+        let before = scene.snapshot()
+        for out in ["long.mkv", "long.mp4"] {
+            let result = try run([scene.video, subs, "-o", scene.path(out)])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains("capforge mux: warning: \(subs): the video ends at 3.0")
+                    && result.stderr.contains("1 cue(s) ran past it and now end there; 1 cue(s) started after it and were left out"), "\(result.stderr)")
+            let input = try Self.duration(scene.video), output = try Self.duration(scene.path(out))
+            #expect(abs(output - input) < 0.1, "\(out) lasts \(output) s, the video \(input) s")
+        }
+        scene.expectUntouched(since: before, outputs: ["long.mkv", "long.mp4"])
+    }
+
+    /// A video whose container says it lasts one frame, and one written as a stream without a
+    /// duration (measured from its packets): cues are held to what there is.
+    @Test func aOneFrameVideoAndAVideoWithoutADurationHoldTheirCuesToTheirLength() throws {
+        let scene = try Scene("zero")
+        defer { scene.remove() }
+        let frame = try scene.media("frame.mp4", ["-f", "lavfi", "-i", "testsrc=size=64x48:rate=25", "-frames:v", "1", "-c:v", "libx264"])
+        let late = try scene.write("late.srt", Self.oneCue)
+        let early = try scene.write("early.srt", "1\n00:00:00,000 --> 00:00:02,000\nAt once\n")
+        // A Matroska file written to a pipe has no duration.
+        let piped = scene.path("piped.mkv")
+        #expect(runShell("/usr/bin/ffmpeg -nostdin -v error -f lavfi -i testsrc=size=64x48:rate=25:d=2 -c:v libx264 -f matroska - > '\(piped)'") == 0)
+        #expect(try Self.probe(piped, ["-show_entries", "format=duration", "-of", "csv=p=0"]).contains("N/A"))
+        let before = scene.snapshot()
+
+        let nothing = try run([frame, late, "-o", scene.path("frame-late.mkv")])
+        #expect(nothing.status == 1 && nothing.stderr.contains("nothing to add: \(late)") && nothing.stderr.contains("video ends at 0.04 s"), "\(nothing.stderr)")
+        let cut = try run([frame, early, "-o", scene.path("frame.mkv")])
+        #expect(cut.status == 0 && cut.stderr.contains("1 cue(s) ran past it"), "\(cut.stderr)")
+        #expect(try Self.duration(scene.path("frame.mkv")) < 0.1)
+        let measured = try run([piped, scene.write("forever.srt", "1\n00:00:00,500 --> 240:00:00,000\nForever\n"), "-o", scene.path("piped.subtitled.mkv")])
+        #expect(measured.status == 0 && measured.stderr.contains("the video ends at 2.00 s"), "\(measured.stderr)")
+        #expect(abs(try Self.duration(scene.path("piped.subtitled.mkv")) - 2) < 0.1)
+        scene.expectUntouched(since: before, outputs: ["frame.mkv", "forever.srt", "piped.subtitled.mkv"])
+    }
+
+    /// An empty SRT or an ASS without [Events] alone is refused, naming it; beside a file with
+    /// cues it is left out with a warning naming it.
+    @Test func emptySubtitleFilesAreRefusedOrLeftOutByName() throws {
+        let scene = try Scene("empty")
+        defer { scene.remove() }
+        let empty = try scene.write("empty.srt", "")
+        let noEvents = try scene.write("noevents.ass", "[Script Info]\nScriptType: v4.00+\nPlayResX: 384\nPlayResY: 288\n")
+        let good = try scene.write("good.srt", Self.oneCue)
+        let before = scene.snapshot()
+        for file in [empty, noEvents] {
+            let result = try run([scene.video, file, "-o", scene.path("out.mkv")])
+            #expect(result.status == 1 && result.stderr.contains("nothing to add: \(file)"), "\(result.stderr)")
+        }
+        let both = try run([scene.video, empty, noEvents, "-o", scene.path("out.mkv")])
+        #expect(both.status == 1 && both.stderr.contains("\(empty), \(noEvents) hold(s) no cues"), "\(both.stderr)")
+        let mixed = try run([scene.video, empty, good, noEvents, "-o", scene.path("out.mkv")])
+        #expect(mixed.status == 0 && mixed.stdout.contains("1 subtitle track(s) written"), "\(mixed.stderr)")
+        #expect(mixed.stderr.contains("warning: \(empty) holds no cues") && mixed.stderr.contains("warning: \(noEvents) holds no cues"))
+        scene.expectUntouched(since: before, outputs: ["out.mkv"])
+    }
+
+    /// Every error about a subtitle file names it, the second as much as the first.
+    @Test func aMalformedSecondFileIsNamed() throws {
+        let scene = try Scene("malformed")
+        defer { scene.remove() }
+        let good = try scene.write("good.srt", Self.oneCue)
+        let bad = try scene.write("bad.srt", "garbage\nmore garbage\n")
+        let badASS = try scene.write("bad.ass", "[Script Info]\n\n[Events]\nFormat: Layer, Start, End, Style, Text\nDialogue: 0,zero,0:00:01.00,Default,Hi\n")
+        let binary = scene.path("binary.srt")
+        try Data([0x31, 0x0A, 0, 0, 0xFF]).write(to: URL(fileURLWithPath: binary))
+        let before = scene.snapshot()
+        for file in [bad, badASS, binary] {
+            let result = try run([scene.video, good, file, "-o", scene.path("out.mkv")])
+            #expect(result.status == 1 && result.stderr.hasPrefix("capforge mux: \(file): "), "\(result.stderr)")
+        }
+        scene.expectUntouched(since: before)
+    }
+
+    /// Files a reader must not block on or read whole: a FIFO, a device, a 2 GB sparse file.
+    @Test func aFIFOADeviceAndASparseGigabyteFileAreRefusedAtOnce() throws {
+        let scene = try Scene("special")
+        defer { scene.remove() }
+        let fifo = scene.path("pipe.srt")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let sparse = scene.path("sparse.srt")
+        #expect(truncate(try scene.write("sparse.srt", ""), 2_000_000_000) == 0)
+        let before = scene.snapshot()
+        for (file, said) in [(fifo, "is a FIFO"), ("/dev/zero", "is a character device"), (sparse, "is larger than 64 MB")] {
+            let result = try run([scene.video, file, "-o", scene.path("out.mkv")], timeout: 20)
+            #expect(result.status == 1 && result.stderr.contains(file) && result.stderr.contains(said), "\(result.stderr)")
+            #expect(result.seconds < 10)
+        }
+        scene.expectUntouched(since: before)
+    }
+
+    /// 63 files (the most the command takes after the video) become 63 tracks; a 64th is a usage error.
+    @Test func sixtyThreeSubtitleFilesBecomeSixtyThreeTracks() throws {
+        let scene = try Scene("many")
+        defer { scene.remove() }
+        let files = try (1...64).map { try scene.write(String(format: "s%02d.srt", $0), Self.oneCue) }
+        let before = scene.snapshot()
+        let result = try run([scene.video] + files.prefix(63) + ["-o", scene.path("many.mkv")])
+        #expect(result.status == 0 && result.stdout.contains("63 subtitle track(s) written"), "\(result.stderr)")
+        let tracks = try Self.probe(scene.path("many.mkv"), ["-select_streams", "s", "-show_entries", "stream=index", "-of", "csv=p=0"])
+        #expect(tracks.split(separator: "\n").count == 63)
+        let tooMany = try run([scene.video] + files + ["-o", scene.path("more.mkv")])
+        #expect(tooMany.status == 2 && tooMany.stderr.contains("unexpected argument"), "\(tooMany.stderr)")
+        scene.expectUntouched(since: before, outputs: ["many.mkv"])
+    }
+
+    /// A cue of 2 MB of text: libavcodec's text encoders take time quadratic in an event's
+    /// length (a minute for this one), so events are cut to what a screen holds, and said.
+    @Test func aTwoMegabyteCueIsCutNotEncodedForAMinute() throws {
+        let scene = try Scene("bigcue")
+        defer { scene.remove() }
+        let subs = try scene.write("big.srt", "1\n00:00:00,500 --> 00:00:02,000\n" + String(repeating: "word ", count: 400_000) + "\n")
+        let before = scene.snapshot()
+        for out in ["big.mkv", "big.mp4"] {
+            let result = try run([scene.video, subs, "-o", scene.path(out)], cap: 140, timeout: 30)
+            #expect(result.status == 0 && result.stderr.contains("1 subtitle event(s) longer than 4000 characters were cut"), "\(result.stderr)")
+            #expect(result.seconds < 15)
+        }
+        scene.expectUntouched(since: before, outputs: ["big.mkv", "big.mp4"])
+    }
+
+    /// UTF-16 with a byte order mark is read as text, and the track holds the same words.
+    @Test func aUTF16SubtitleFileWithABOMIsRead() throws {
+        let scene = try Scene("utf16")
+        defer { scene.remove() }
+        let subs = scene.path("talk.fr.srt")
+        let text = try #require("1\n00:00:00,500 --> 00:00:02,000\nÇa va, très bien ?\n".data(using: .utf16LittleEndian))
+        try (Data([0xFF, 0xFE]) + text).write(to: URL(fileURLWithPath: subs))
+        let before = scene.snapshot()
+        let result = try run([scene.video, subs, "-o", scene.path("out.mkv")])
+        #expect(result.status == 0 && result.stdout.contains("subrip, fre, \"French\""), "\(result.output)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        process.arguments = ["-nostdin", "-v", "error", "-i", scene.path("out.mkv"), "-map", "0:s", "-f", "srt", "-"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let decoded = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(String(decoding: decoded, as: UTF8.self).contains("Ça va, très bien ?"))
+        scene.expectUntouched(since: before, outputs: ["out.mkv"])
+    }
+
+    /// A name's language part that is no code leaves the track untagged; --lang with no code is refused.
+    @Test func languageTagsThatAreNoCode() throws {
+        let scene = try Scene("language")
+        defer { scene.remove() }
+        let subs = try scene.write("talk.zz9.srt", Self.oneCue)
+        let before = scene.snapshot()
+        let untagged = try run([scene.video, subs, "-o", scene.path("out.mkv")])
+        #expect(untagged.status == 0 && untagged.stdout.contains("subrip, no language, \"talk.zz9\""), "\(untagged.output)")
+        let refused = try run([scene.video, subs, "--lang", "english!", "-o", scene.path("other.mkv")])
+        #expect(refused.status == 2 && refused.stderr.contains("not a language code Capforge knows"), "\(refused.stderr)")
+        scene.expectUntouched(since: before, outputs: ["out.mkv"])
+    }
+
+    // MARK: inputs that are not what they seem
+
+    /// `mux sub.srt sub.srt`: libavformat opens an SRT as a file with one subtitle stream, which
+    /// made a file with no video; it is refused.
+    @Test func aSubtitleFileGivenAsTheVideoIsRefused() throws {
+        let scene = try Scene("subvideo")
+        defer { scene.remove() }
+        let subs = try scene.write("sub.srt", Self.oneCue)
+        let before = scene.snapshot()
+        let result = try run([subs, subs, "-o", scene.path("o.mkv")])
+        #expect(result.status == 1 && result.stderr.contains("\(subs) is a subtitle file, not a video: give the video first"), "\(result.stderr)")
+        scene.expectUntouched(since: before)
+    }
+
+    /// Raw video: the ffmpeg CLI copies it into Matroska (under its FourCC), and so does mux;
+    /// MP4 cannot hold it, and the error says what will.
+    @Test func rawVideoIsCopiedIntoMatroskaAndRefusedForMP4() throws {
+        let scene = try Scene("raw")
+        defer { scene.remove() }
+        let raw = try scene.media("raw.mkv", ["-f", "lavfi", "-i", "testsrc=size=64x48:rate=5:duration=1", "-pix_fmt", "yuv420p", "-c:v", "rawvideo"])
+        let subs = try scene.write("sub.srt", "1\n00:00:00,200 --> 00:00:00,800\nRaw\n")
+        let before = scene.snapshot()
+        let copied = try run([raw, subs])
+        #expect(copied.status == 0 && copied.stdout.contains("raw.subtitled.mkv: 1 subtitle track(s) written"), "\(copied.output)")
+        #expect(try Self.probe(scene.path("raw.subtitled.mkv"), ["-show_entries", "stream=codec_name", "-of", "csv=p=0"]) == "rawvideo\nsubrip\n")
+        let refused = try run([raw, subs, "-o", scene.path("raw.mp4")])
+        #expect(refused.status == 1 && refused.stderr.contains("\(raw): video stream 0 (rawvideo) cannot be copied into mp4 output; name a Matroska output (.mkv)"),
+                "\(refused.stderr)")
+        scene.expectUntouched(since: before, outputs: ["raw.subtitled.mkv"])
+    }
+
+    /// A QuickTime timecode track: MOV keeps it (the muxer writes it again from the video's tag),
+    /// Matroska has none and says so, and burn-in (which re-encodes the video) says it is left out.
+    @Test func aTimecodeTrackIsReportedAsItIsWritten() throws {
+        let scene = try Scene("timecode")
+        defer { scene.remove() }
+        let mov = try scene.media("tc.mov", ["-f", "lavfi", "-i", "testsrc=size=64x48:rate=25:duration=1", "-timecode", "01:00:00:00", "-c:v", "libx264"])
+        let subs = try scene.write("sub.srt", "1\n00:00:00,200 --> 00:00:00,800\nTime\n")
+        let before = scene.snapshot()
+        func streams(_ name: String) throws -> String {
+            try Self.probe(scene.path(name), ["-show_entries", "stream=codec_type,codec_tag_string:stream_tags=timecode", "-of", "csv=p=0"])
+        }
+        let kept = try run([mov, subs])
+        #expect(kept.status == 0 && !kept.stderr.contains("left out"), "\(kept.stderr)")
+        #expect(try streams("tc.subtitled.mov").contains("data,tmcd,01:00:00:00"))
+        let matroska = try run([mov, subs, "-o", scene.path("tc.mkv")])
+        #expect(matroska.status == 0 && matroska.stderr.contains("warning: stream 1 (a QuickTime timecode track) was left out; the video keeps its start timecode as a tag"),
+                "\(matroska.stderr)")
+        #expect(try !streams("tc.mkv").contains("data") && streams("tc.mkv").contains("video,[0][0][0][0],01:00:00:00"))
+        let burned = try MeasuredRun.run(["burn", mov, "--subs", subs, "-o", scene.path("tc.burned.mov")], environment: Self.environment, timeout: 60)
+        print(String(format: "hostile mux: burn exit %d, peak %.0f MB", burned.status, burned.peakMegabytes))
+        #expect(burned.peakMegabytes < 140)
+        #expect(burned.signal == nil && burned.status == 0 && burned.stderr.contains("warning: stream 1 (a QuickTime timecode track) was left out\n"), "\(burned.stderr)")
+        #expect(try !streams("tc.burned.mov").contains("tmcd"))
+        scene.expectUntouched(since: before, outputs: ["tc.subtitled.mov", "tc.mkv", "tc.burned.mov"])
+    }
+
+    // MARK: outputs
+
+    /// The output may be no input (the video, a subtitle file), whatever --overwrite says, and
+    /// no folder: each refused by name.
+    @Test func theOutputIsNeverAnInputOrAFolder() throws {
+        let scene = try Scene("output")
+        defer { scene.remove() }
+        let subs = try scene.write("sub.srt", Self.oneCue)
+        let other = try scene.write("other.srt", Self.oneCue)
+        try FileManager.default.createDirectory(atPath: scene.path("folder"), withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: scene.path("link.mkv"), withDestinationPath: "other.srt")
+        let before = scene.snapshot()
+        for output in [scene.video, subs, other, scene.path("link.mkv")] {
+            let result = try run([scene.video, subs, other, "-o", output, "--overwrite"])
+            #expect(result.status == 1 && result.stderr.contains("it is one of the input files"), "\(output): \(result.stderr)")
+        }
+        let folder = try run([scene.video, subs, "-o", scene.path("folder")])
+        #expect(folder.status == 1 && folder.stderr.contains("refusing to write \(scene.path("folder")): it is a folder"), "\(folder.stderr)")
+        scene.expectUntouched(since: before)
+    }
+}
+
+/// Runs a shell command line (for a redirection), returning its exit status.
+private func runShell(_ command: String) -> Int32 {
+    (try? runTool("/bin/sh", ["-c", command])) ?? -1
+}
