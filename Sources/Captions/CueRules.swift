@@ -40,7 +40,7 @@ public struct CueRules: Sendable {
         return found
     }
 
-    private func check(_ cue: Cue, add: (LintRule, String) -> Void) {
+    func check(_ cue: Cue, add: (LintRule, String) -> Void) {
         let lines = cue.lines
         if lines.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
             add(.emptyCue, "cue has no text")
@@ -76,7 +76,7 @@ public struct CueRules: Sendable {
         }
     }
 
-    private func checkGap(after cue: Cue, before next: Cue, add: (LintRule, String) -> Void) {
+    func checkGap(after cue: Cue, before next: Cue, add: (LintRule, String) -> Void) {
         let gap = next.start - cue.end
         let frames = String(format: "%.1f", Double(gap) * timing.framesPerSecond / 1000)
         if gap < 0 {

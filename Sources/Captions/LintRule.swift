@@ -12,6 +12,8 @@ public enum LintRule: String, Codable, Sendable, CaseIterable, Comparable {
     case unchainedGap = "unchained-gap"
     /// Only with the video known: a cue that ends after the video does.
     case beyondVideo = "beyond-video"
+    /// A cue that starts before the one before it in the file (read in file order, not sorted).
+    case outOfOrder = "out-of-order"
 
     public static func < (lhs: LintRule, rhs: LintRule) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

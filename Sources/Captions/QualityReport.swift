@@ -80,26 +80,42 @@ public struct QualityReport: Codable, Sendable, Equatable {
     private static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 
     private static func repeatedLines(_ cues: [Cue]) -> [Warning] {
-        guard !cues.isEmpty else { return [] }
-        let keys = cues.map(\.text.spellingKey)
-        var warnings: [Warning] = []
-        var runStart = 0
-        for index in 1...cues.count where index == cues.count || keys[index] != keys[runStart] {
-            if index - runStart >= repeatRun && !keys[runStart].isEmpty {
-                warnings.append(Warning(kind: .repeatedLine, cue: runStart + 1,
-                                        message: "\"\(cues[runStart].lines.joined(separator: " "))\" repeats in \(index - runStart) cues in a row; the recogniser may have looped"))
+        var run = RepeatRun()
+        return cues.enumerated().compactMap { run.add($1, number: $0 + 1) } + [run.finish()].compactMap { $0 }
+    }
+
+    /// Runs of cues with the same text, a cue at a time (cue numbers from 1).
+    struct RepeatRun {
+        private var first: (number: Int, cue: Cue, key: String)?
+        private var length = 0
+
+        /// The warning for the run `cue` ends, if it ends one long enough.
+        mutating func add(_ cue: Cue, number: Int) -> Warning? {
+            let key = cue.text.spellingKey
+            if let first, first.key == key {
+                length += 1
+                return nil
             }
-            runStart = index
+            defer { first = (number, cue, key); length = 1 }
+            return finish()
         }
-        return warnings
+
+        func finish() -> Warning? {
+            guard let first, length >= repeatRun, !first.key.isEmpty else { return nil }
+            return Warning(kind: .repeatedLine, cue: first.number,
+                           message: "\"\(first.cue.lines.joined(separator: " "))\" repeats in \(length) cues in a row; the recogniser may have looped")
+        }
     }
 
     private static func sparseCues(_ cues: [Cue], profile: CaptionProfile) -> [Warning] {
-        cues.enumerated().compactMap { index, cue in
-            let speed = profile.readingLength(cue.lines) * 1000 / Double(max(cue.duration, 1))
-            guard cue.duration >= sparseDuration && speed < sparseShare * profile.maxCharactersPerSecond else { return nil }
-            return Warning(kind: .sparseLongCue, cue: index + 1,
-                           message: String(format: "%.1f s for only \"%@\"; text over silence or music may be invented", Double(cue.duration) / 1000, cue.text.replacingOccurrences(of: "\n", with: " ")))
-        }
+        cues.enumerated().compactMap { sparse($1, number: $0 + 1, profile: profile) }
+    }
+
+    /// The warning for a long cue with little text (cue numbers from 1).
+    static func sparse(_ cue: Cue, number: Int, profile: CaptionProfile) -> Warning? {
+        let speed = profile.readingLength(cue.lines) * 1000 / Double(max(cue.duration, 1))
+        guard cue.duration >= sparseDuration && speed < sparseShare * profile.maxCharactersPerSecond else { return nil }
+        return Warning(kind: .sparseLongCue, cue: number,
+                       message: String(format: "%.1f s for only \"%@\"; text over silence or music may be invented", Double(cue.duration) / 1000, cue.text.replacingOccurrences(of: "\n", with: " ")))
     }
 }

@@ -54,21 +54,96 @@ public enum SubtitleReader {
     /// Groups lines into blocks separated by blank lines, each with its first line's number.
     static func blocks(_ lines: [String], from start: Int = 0) -> [(line: Int, lines: [String])] {
         var blocks: [(line: Int, lines: [String])] = []
-        var current: [String] = []
-        var currentLine = 0
+        var splitter = BlockSplitter()
         for index in start..<lines.count {
-            let line = lines[index]
-            if line.trimmingCharacters(in: .whitespaces).isEmpty {
-                if !current.isEmpty { blocks.append((currentLine, current)) }
-                current = []
-            } else {
-                if current.isEmpty { currentLine = index + 1 }
-                current.append(line)
-            }
+            if let block = splitter.add(lines[index], number: index + 1) { blocks.append(block) }
         }
-        if !current.isEmpty { blocks.append((currentLine, current)) }
+        if let block = splitter.finish() { blocks.append(block) }
         return blocks
     }
+
+    /// Blank-line-separated blocks, a line at a time.
+    struct BlockSplitter {
+        private var current: [String] = []
+        private var currentLine = 0
+
+        /// The block `line` (numbered `number`) ends, if it is blank and ends one.
+        mutating func add(_ line: String, number: Int) -> (line: Int, lines: [String])? {
+            guard line.trimmingCharacters(in: .whitespaces).isEmpty else {
+                if current.isEmpty { currentLine = number }
+                current.append(line)
+                return nil
+            }
+            return finish()
+        }
+
+        mutating func finish() -> (line: Int, lines: [String])? {
+            defer { current = [] }
+            return current.isEmpty ? nil : (currentLine, current)
+        }
+    }
+
+    /// Calls `body` with each cue of a subtitle file in file order, holding one cue at a time: an
+    /// SRT file in 8-bit text is read in pieces (twice: once to choose its encoding as `read`
+    /// would, once to parse), so its size does not matter. WebVTT, ASS and UTF-16 files are read
+    /// whole (up to `read`'s bound) and handed on in time order.
+    public static func forEachCue(fileAt url: URL, _ body: (Cue) throws -> Void) throws -> (format: SubtitleFormat, encoding: TextEncoding) {
+        let head = try UserFile.head(url, what: "subtitle file", count: 4096)
+        let named = SubtitleFormat(fileExtension: url.pathExtension).flatMap { $0 == .json ? nil : $0 }
+        let headLines = String(decoding: head, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        guard (named ?? detect(headLines)) == .srt, !TextDecoding.isUTF16(head) else {
+            let document = try read(fileAt: url)
+            try document.cues.forEach(body)
+            return (document.format, document.encoding)
+        }
+        var sniffer = TextDecoding.EightBitSniffer()
+        try forEachLinePiece(of: url) { try sniffer.feed($0) }
+        let encoding = try sniffer.encoding()
+        var splitter = BlockSplitter()
+        var number = 0
+        var first = true
+        try forEachLinePiece(of: url) { piece in
+            let bytes = first && sniffer.hasBOM ? piece.dropFirst(3) : piece
+            first = false
+            var lines = try TextDecoding.decode(bytes, as: encoding).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            // A piece ends at a line break: the empty text after it begins the next piece's line.
+            if piece.last == 0x0A || piece.last == 0x0D { lines.removeLast() }
+            for line in lines {
+                number += 1
+                if let block = splitter.add(String(line), number: number) { try body(try SRTReader.cue(block.lines, line: block.line)) }
+            }
+        }
+        if let block = splitter.finish() { try body(try SRTReader.cue(block.lines, line: block.line)) }
+        return (.srt, encoding)
+    }
+
+    /// The file in pieces of about a megabyte, each ending at a line break (the last at the end).
+    private static func forEachLinePiece(of url: URL, _ body: (ArraySlice<UInt8>) throws -> Void) throws {
+        let (handle, _) = try UserFile.openRegular(url, what: "subtitle file")
+        defer { try? handle.close() }
+        var carried: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: pieceBytes)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Foundation.read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw UserFileError.unreadable(path: url.path, what: "subtitle file", reason: String(cString: strerror(errno))) }
+            guard n > 0 else { break }
+            carried += buffer[..<n]
+            // Old Mac files end lines with a carriage return alone.
+            guard let lastFeed = carried.lastIndex(of: 0x0A) ?? carried.lastIndex(of: 0x0D) else {
+                // No subtitle has a megabyte-long line; a file without line breaks is not one.
+                guard carried.count <= pieceBytes * 4 else {
+                    throw SubtitleReadError.undecodable(reason: "no line break in its first \(carried.count / 1_000_000) MB: not a subtitle file")
+                }
+                continue
+            }
+            try body(carried[...lastFeed])
+            carried.removeSubrange(...lastFeed)
+        }
+        if !carried.isEmpty { try body(carried[...]) }
+    }
+
+    static let pieceBytes = 1 << 20
 
     /// Parses `start --> end [settings]`.
     static func timing(_ text: String, line: Int) throws -> (start: Int, end: Int) {

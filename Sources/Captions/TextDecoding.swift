@@ -15,24 +15,68 @@ enum TextDecoding {
     /// characters other than tab and line breaks, mean it is not text in a known encoding.
     static func decode(_ data: Data) throws -> (text: String, encoding: TextEncoding) {
         let bytes = [UInt8](data)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            guard let text = String(validating: bytes.dropFirst(3), as: UTF8.self) else {
-                throw SubtitleReadError.undecodable(reason: "it has a UTF-8 byte order mark but invalid UTF-8 bytes")
-            }
-            return (try checked(text), .utf8)
-        }
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
             let little = bytes[0] == 0xFF
             return (try checked(decodeUTF16(bytes.dropFirst(2), littleEndian: little)), little ? .utf16LE : .utf16BE)
         }
-        if bytes.contains(0) { throw SubtitleReadError.binary }
-        if let text = String(validating: bytes, as: UTF8.self) { return (try checked(text), .utf8) }
-        if let undefined = bytes.first(where: undefinedInWindows1252.contains) {
-            throw SubtitleReadError.undecodable(reason: String(format: "not UTF-8, and byte 0x%02X is undefined in Windows-1252", undefined))
+        var sniffer = EightBitSniffer()
+        try sniffer.feed(bytes[...])
+        let encoding = try sniffer.encoding()
+        return (try decode(sniffer.hasBOM ? bytes.dropFirst(3) : bytes[...], as: encoding), encoding)
+    }
+
+    /// Whether bytes start with a UTF-16 byte order mark (text `EightBitSniffer` cannot judge).
+    static func isUTF16(_ head: some Collection<UInt8>) -> Bool {
+        head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF])
+    }
+
+    /// `decode`'s choice among UTF-8, Windows-1252 and Latin-1, made from bytes fed a piece at a
+    /// time, so a large file is judged without being in memory whole. Each piece must end at a
+    /// line feed (or the end of the text): no UTF-8 sequence spans one.
+    struct EightBitSniffer {
+        private(set) var hasBOM = false
+        private var started = false
+        private var validUTF8 = true
+        private var undefined: UInt8?
+        private var highControls = false
+
+        mutating func feed(_ piece: ArraySlice<UInt8>) throws {
+            var piece = piece
+            if !started {
+                started = true
+                hasBOM = piece.starts(with: [0xEF, 0xBB, 0xBF])
+                if hasBOM { piece = piece.dropFirst(3) }
+            }
+            if !hasBOM && piece.contains(0) { throw SubtitleReadError.binary }
+            validUTF8 = validUTF8 && String(validating: piece, as: UTF8.self) != nil
+            undefined = undefined ?? piece.first(where: undefinedInWindows1252.contains)
+            highControls = highControls || piece.contains { (0x80...0x9F).contains($0) }
         }
-        // Latin-1 and Windows-1252 differ only in 0x80...0x9F, which Latin-1 uses for controls.
-        let encoding: TextEncoding = bytes.contains { (0x80...0x9F).contains($0) } ? .windows1252 : .latin1
-        return (try checked(String(bytes.map(windows1252Character))), encoding)
+
+        func encoding() throws -> TextEncoding {
+            if validUTF8 { return .utf8 }
+            if hasBOM { throw SubtitleReadError.undecodable(reason: "it has a UTF-8 byte order mark but invalid UTF-8 bytes") }
+            if let undefined {
+                throw SubtitleReadError.undecodable(reason: String(format: "not UTF-8, and byte 0x%02X is undefined in Windows-1252", undefined))
+            }
+            // Latin-1 and Windows-1252 differ only in 0x80...0x9F, which Latin-1 uses for controls.
+            return highControls ? .windows1252 : .latin1
+        }
+    }
+
+    /// Text of 8-bit `bytes` in an encoding `EightBitSniffer` chose for them (no BOM).
+    static func decode(_ bytes: ArraySlice<UInt8>, as encoding: TextEncoding) throws -> String {
+        switch encoding {
+        case .utf8:
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw SubtitleReadError.undecodable(reason: "invalid UTF-8 bytes")
+            }
+            return try checked(text)
+        case .windows1252, .latin1:
+            return try checked(String(bytes.map(windows1252Character)))
+        case .utf16LE, .utf16BE:
+            return try checked(decodeUTF16(bytes, littleEndian: encoding == .utf16LE))
+        }
     }
 
     private static func decodeUTF16(_ bytes: ArraySlice<UInt8>, littleEndian: Bool) throws -> String {

@@ -21,6 +21,9 @@ public struct VideoStreamInfo: Codable, Sendable, Equatable {
     public var width: Int
     public var height: Int
     public var frameRate: Double?
+    /// The container's hints disagree about the rate (its base rate against its average): the
+    /// frames may not come at one rate, so `frameRate` is only the likeliest.
+    public var variableFrameRate: Bool
     /// Clockwise degrees a player turns the picture (display-matrix side data): 0, 90, 180, 270.
     public var rotation: Int
 
@@ -66,6 +69,7 @@ public struct MediaProbe: Codable, Sendable, Equatable {
             video = VideoStreamInfo(
                 index: index, codec: String(cString: avcodec_get_name(par.codec_id)), width: Int(par.width), height: Int(par.height),
                 frameRate: rate.num > 0 && rate.den > 0 ? av_q2d(rate) : nil,
+                variableFrameRate: Self.ratesDisagree(stream.pointee.r_frame_rate, stream.pointee.avg_frame_rate),
                 rotation: Self.rotation(of: stream))
             break
         }
@@ -74,6 +78,13 @@ public struct MediaProbe: Codable, Sendable, Equatable {
     /// The audio stream `selection` picks, as the extractor will pick it.
     public func audioStream(_ selection: AudioStreamSelection) throws -> AudioStreamInfo {
         try selection.stream(among: audioStreams, best: bestAudioStream, path: path)
+    }
+
+    /// Two rates, both known, more than 5 % apart (a millisecond time base rounds a constant
+    /// rate's average by far less).
+    static func ratesDisagree(_ a: AVRational, _ b: AVRational) -> Bool {
+        guard a.num > 0, a.den > 0, b.num > 0, b.den > 0 else { return false }
+        return abs(av_q2d(a) - av_q2d(b)) > 0.05 * max(av_q2d(a), av_q2d(b))
     }
 
     package static func rotation(of stream: UnsafeMutablePointer<AVStream>) -> Int {

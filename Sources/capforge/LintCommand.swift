@@ -10,7 +10,8 @@ let lintCommand = Subcommand(
         usage: "FILE... [--video VIDEO] [--profile NAME|FILE] [--fps N]",
         options: [Option("profile", value: "auto|NAME|FILE", help: "default auto: the rules for the language the file's name gives (talk.ja.srt), else netflix-en; bbc, dcmp, any built-in name, or a JSON profile file"),
                   Option("video", value: "VIDEO", help: "the video the captions are for: its frame rate and duration (default: the video of the same name beside each file)"),
-                  Option("fps", value: "N", help: "frame rate for frame-based gaps (default: the video's, else 25)")],
+                  Option("fps", value: "N", help: "frame rate for frame-based gaps (default: the video's, else 25)"),
+                  Option("list", value: "N", help: "list at most N violations and N warnings per file, counting the rest (default \(Lint.listLimit); 0: all)")],
         minPositionals: 1)
 ) { args in
     let profile = try Lint.profile(named: args.value("profile") ?? CaptionProfile.automaticName)
@@ -18,9 +19,14 @@ let lintCommand = Subcommand(
         guard let fps = Double(text), fps > 0 else { throw UsageError.invalidValue(option: "fps", value: text, reason: "a positive frame rate") }
         return fps
     }
+    let listing = try args.value("list").map { text -> Int? in
+        guard let n = Int(text), n >= 0 else { throw UsageError.invalidValue(option: "list", value: text, reason: "a count of violations, 0 for all") }
+        return n == 0 ? nil : n
+    } ?? Lint.listLimit
     func lintVideo(_ url: URL) throws -> LintVideo {
         let probe = try MediaProbe(path: url.path)
-        return LintVideo(name: url.lastPathComponent, framesPerSecond: probe.video?.frameRate, duration: probe.duration)
+        return LintVideo(name: url.lastPathComponent, framesPerSecond: probe.video?.frameRate,
+                         variableFrameRate: probe.video?.variableFrameRate ?? false, duration: probe.duration)
     }
     // A video given for every file is probed once; its error is each file's, as a sibling's is.
     let given = args.value("video").map { path in Result { try lintVideo(URL(fileURLWithPath: path)) } }
@@ -29,7 +35,7 @@ let lintCommand = Subcommand(
         do {
             let subtitles = URL(fileURLWithPath: path)
             let video = try given?.get() ?? InputScanner.video(besideSubtitles: subtitles).map(lintVideo)
-            let report = try Lint.check(fileAt: subtitles, profile: profile, fps: fps, video: video)
+            let report = try Lint.check(fileAt: subtitles, profile: profile, fps: fps, video: video, listing: listing)
             print("\(path):\n\(report.formatted)")
             failed = failed || !report.passed
         } catch {

@@ -46,7 +46,7 @@ import Testing
         #expect(!report.passed)
         #expect(report.formatted.contains("cue 3 00:00:07,200 --> 00:00:07,600  duration-too-short: shown for 400 ms; at least 834 ms needed"))
         #expect(report.formatted.hasSuffix("7 violations (line-too-long 2, duration-too-short 1, duration-too-long 1, gap-too-short 3)"))
-        #expect(report.quality.violations["gap-too-short"] == 3)
+        #expect(report.violationCounts[.gapTooShort] == 3)
     }
 
     private func whisperShapedBytes() -> Data { Data(Self.whisperShaped.utf8) }
@@ -141,13 +141,13 @@ import Testing
         let english = folder.appendingPathComponent("talk.en.srt"), german = folder.appendingPathComponent("talk.de.srt")
         for url in [english, german] { try srt.write(to: url, atomically: true, encoding: .utf8) }
         let report = try Lint.check(fileAt: english, fps: 25)
-        let splits = report.quality.warnings.filter { $0.kind == .phraseSplit }
+        let splits = report.warnings.filter { $0.kind == .phraseSplit }
         #expect(splits.map(\.cue) == [1, 2])
         #expect(splits.map(\.message) == ["the cue ends on \u{201C}a\u{201D}, leaving its phrase to what follows",
                                           "line 1 ends on \u{201C}and\u{201D}, leaving its phrase to what follows"])
         #expect(report.formatted.contains("warning: cue 1: the cue ends on"))
         // Warnings, not violations: they do not fail the file.
         #expect(report.passed, "\(report.formatted)")
-        #expect(try Lint.check(fileAt: german, fps: 25).quality.warnings.allSatisfy { $0.kind != .phraseSplit })
+        #expect(try Lint.check(fileAt: german, fps: 25).warnings.allSatisfy { $0.kind != .phraseSplit })
     }
 }

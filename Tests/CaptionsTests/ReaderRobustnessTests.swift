@@ -115,7 +115,7 @@ import Testing
         // The 500 ms gap is 12 frames at 24 fps (should be chained) but 15 at 30 (fine).
         #expect(try Lint.check(fileAt: url, profile: .netflixEnglish, fps: 30).passed)
         let report = try Lint.check(fileAt: url, profile: .netflixEnglish, fps: 24)
-        #expect(report.document.format == .vtt && report.document.cues == Self.twoCues)
+        #expect(report.format == .vtt && report.cueCount == Self.twoCues.count)
         #expect(report.violations.map(\.rule) == [.unchainedGap])
         let missing = folder.appendingPathComponent("missing.srt")
         #expect(throws: UserFileError.missing(path: missing.path, what: "subtitle file")) { try Lint.check(fileAt: missing) }
