@@ -24,6 +24,7 @@ public enum MuxError: Error, Equatable, CustomStringConvertible {
     case nothingToSubtitle(path: String)
     case streamNotStorable(path: String, index: Int, codec: String, container: String, matroskaHolds: Bool)
     case noCues(tracks: [String], videoEnd: Double?)
+    case tooManyStyles(track: String, count: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -38,6 +39,8 @@ public enum MuxError: Error, Equatable, CustomStringConvertible {
             let within = end.map { String(format: " (the video ends at %.2f s)", $0) } ?? ""
             return "nothing to add: \(tracks.joined(separator: ", ")) hold(s) no cues within the video\(within): "
                 + "an empty file, an ASS file without [Events], or cues that all start after the end"
+        case .tooManyStyles(let track, let count, let limit):
+            return "\(track): its events use \(count) styles, more than an MP4 text track takes (\(limit)); name a Matroska output (.mkv), which keeps the ASS whole"
         }
     }
 }
@@ -208,6 +211,15 @@ private final class MuxSession {
                 shortened += 1
             }
             if shortened > 0 { warnings.append(.subtitlesShortened(track: track.title, count: shortened)) }
+            // mov_text reads only the styles its events name, but libavcodec splits the whole
+            // header in time quadratic in its lines (100,000 styles never finish) and looks each
+            // event's style up one by one: the header keeps the styles used, and those are bounded.
+            let used = Set(events.map(\.style))
+            guard used.count <= Self.maxMovTextStyles else {
+                throw MuxError.tooManyStyles(track: track.name, count: used.count, limit: Self.maxMovTextStyles)
+            }
+            // Default styles the track itself and any event whose style is missing.
+            track.header = Self.header(track.header, keepingStyles: used.union(["Default"]))
         }
         // The encoder's complaints are about the track's text: they name its file.
         let encoder = try SubtitleEncoder(codec: codec, header: track.header, width: size.width, height: size.height,
@@ -229,6 +241,16 @@ private final class MuxSession {
         stream.pointee.disposition = (track.isDefault ? AV_DISPOSITION_DEFAULT : 0) | (track.isForced ? AV_DISPOSITION_FORCED : 0)
         added.append((Int(stream.pointee.index), encoder, events, 0))
         report.append(MuxedTrack(codec: String(cString: avcodec_get_name(codec)), languageTag: tag, title: track.title))
+    }
+
+    /// Far more than any script's styles (a film's fansub has under a hundred).
+    static let maxMovTextStyles = 1000
+
+    /// An ASS header without the `Style:` lines whose names are not in `names`.
+    private static func header(_ header: String, keepingStyles names: Set<String>) -> String {
+        let script = ASSDocument(parsing: header)
+        let unused = Set(script.styles.filter { !names.contains($0["Name"] ?? "") }.map(\.line))
+        return script.lines.indices.filter { !unused.contains($0) }.map { script.lines[$0] }.joined(separator: "\n") + "\n"
     }
 
     func run(cancellation: Cancellation?) throws -> MuxReport {

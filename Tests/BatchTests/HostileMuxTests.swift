@@ -7,8 +7,8 @@ import Testing
 /// output written, and no escape sequence from a name reaching the terminal.
 ///
 /// The caps are about twice what each run was measured to need (debug build, 2 cores: 53-59 MB
-/// for a mux, 59 with 63 tracks, 67 with a 2 MB cue, 70 for the burn); each run prints its
-/// peak and time.
+/// for a mux, 59 with 63 tracks, 67 with a 2 MB cue, 70 for the burn, 137 for a 10 MB ASS
+/// file of 100,000 styles); each run prints its peak and time.
 @Suite(.serialized) struct HostileMuxTests {
     static let environment = CLI().environment
     static let cap = 120.0
@@ -268,6 +268,30 @@ import Testing
         scene.expectUntouched(since: before, outputs: ["big.mkv", "big.mp4"])
     }
 
+    /// libavcodec's mov_text encoder splits its ASS header in time quadratic in its lines: a
+    /// script of 100,000 styles never finished. MP4 gets the styles the events use, at most
+    /// 1,000 of them (more is an error naming the file and .mkv).
+    @Test func anASSFileWithAHundredThousandStylesFinishes() throws {
+        let scene = try Scene("styles")
+        defer { scene.remove() }
+        func script(styles: Int, events: [(style: Int, start: Int)]) -> String {
+            let format = ASSFormat.style
+            let lines = (0..<styles).map { "Style: S\($0),Arial,20,&H00FFFFFF,&H000000FF,&H00000000,&H80000000,0,0,0,0,100,100,0,0,1,2,1,2,10,10,8,1" }
+            let dialogue = events.map { String(format: "Dialogue: 0,0:00:00.%02d,0:00:00.%02d,S%d,,0,0,0,,Hi", $0.start, $0.start + 5, $0.style) }
+            return (["[Script Info]", "ScriptType: v4.00+", "", "[V4+ Styles]", format] + lines
+                    + ["", "[Events]", ASSFormat.event] + dialogue).joined(separator: "\n") + "\n"
+        }
+        let many = try scene.write("many.ass", script(styles: 100_000, events: [(5, 50)]))
+        let used = try scene.write("used.ass", script(styles: 1_001, events: (0..<1_001).map { ($0, $0 % 90) }))
+        let before = scene.snapshot()
+        let result = try run([scene.video, many, "-o", scene.path("many.mp4")], cap: 280, timeout: 90)
+        #expect(result.status == 0 && result.seconds < 60, "\(result.stderr)")
+        let refused = try run([scene.video, used, "-o", scene.path("used.mp4")])
+        #expect(refused.status == 1 && refused.stderr.contains("\(used): its events use 1001 styles, more than an MP4 text track takes (1000); name a Matroska output (.mkv)"),
+                "\(refused.stderr)")
+        scene.expectUntouched(since: before, outputs: ["many.mp4"])
+    }
+
     /// UTF-16 with a byte order mark is read as text, and the track holds the same words.
     @Test func aUTF16SubtitleFileWithABOMIsRead() throws {
         let scene = try Scene("utf16")
@@ -380,6 +404,13 @@ import Testing
         #expect(folder.status == 1 && folder.stderr.contains("refusing to write \(scene.path("folder")): it is a folder"), "\(folder.stderr)")
         scene.expectUntouched(since: before)
     }
+}
+
+/// The `Format:` lines of an ASS script's styles and events.
+private enum ASSFormat {
+    static let style = "Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, "
+        + "StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding"
+    static let event = "Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text"
 }
 
 /// Runs a shell command line (for a redirection), returning its exit status.
