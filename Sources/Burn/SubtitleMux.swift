@@ -141,10 +141,11 @@ private final class MuxSession {
         try output.writeHeader()
     }
 
-    /// Milliseconds from the file's start to its end: the container's duration, else (a file
-    /// written as a stream, without one) the end of its last packet, read once through.
+    /// Milliseconds from the file's start to its end: the container's duration as checked
+    /// against the streams (a header can lie, and an MP4 edit list counts its start offset in),
+    /// else (a file written as a stream, without one) the end of its last packet, read once through.
     private static func mediaEnd(of input: InputFile) throws -> Int? {
-        if let duration = input.duration { return Int((duration * 1000).rounded()) }
+        if let duration = input.durationClaim().duration { return Int((duration * 1000).rounded()) }
         let scan = try InputFile(path: input.path)
         let packet = Packet()
         var end: Int64?

@@ -141,21 +141,36 @@ import Testing
 
     // MARK: cues and tracks
 
-    /// A cue ending at 240:00:00 made a 10-day file of a 3 s video: cues now end with the video.
+    /// A cue ending at 240:00:00 made a 10-day file of a 3 s video: cues now end with the video,
+    /// also where its header says otherwise (an MP4 whose duration counts a 10 s start offset
+    /// in, a Matroska header patched to claim 48 hours).
     @Test func cuesPastTheEndAreCutOrLeftOutAndSaid() throws {
         let scene = try Scene("clamp")
         defer { scene.remove() }
         let subs = try scene.write("long.srt", Self.oneCue + "\n2\n00:00:02,500 --> 240:00:00,000\nForever\n\n3\n100:00:00,000 --> 101:00:00,000\nLate\n")
+        try copyFixture("startoffset.mp4", to: scene.folder)
+        let clean = try scene.media("clean.mkv", ["-i", scene.video, "-c", "copy"])
+        var header = try Data(contentsOf: URL(fileURLWithPath: clean))
+        // Segment Duration (ID 0x4489, an 8-byte float of milliseconds).
+        let duration = try #require(header.firstRange(of: Data([0x44, 0x89, 0x88])))
+        header.replaceSubrange(duration.upperBound..<duration.upperBound + 8, with: withUnsafeBytes(of: (48.0 * 3_600_000).bitPattern.bigEndian, Array.init))
+        let liar = scene.path("liar.mkv")
+        try header.write(to: URL(fileURLWithPath: liar))
+        #expect(try Self.duration(liar) == 172_800)
+        let offset = scene.path("startoffset.mp4")
+        let offsetStart = try #require(Double(Self.probe(offset, ["-show_entries", "format=start_time", "-of", "csv=p=0"]).trimmingCharacters(in: .newlines)))
+        let cases = [(scene.video, "long.mkv", try Self.duration(scene.video)), (scene.video, "long.mp4", try Self.duration(scene.video)),
+                     (liar, "liar.subtitled.mkv", try Self.duration(clean)), (offset, "offset.subtitled.mp4", try Self.duration(offset) - offsetStart)]
         let before = scene.snapshot()
-        for out in ["long.mkv", "long.mp4"] {
-            let result = try run([scene.video, subs, "-o", scene.path(out)])
+        for (video, out, length) in cases {
+            let result = try run([video, subs, "-o", scene.path(out)])
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(result.stderr.contains("capforge mux: warning: \(subs): the video ends at 3.0")
+            #expect(result.stderr.contains("capforge mux: warning: \(subs): the video ends at \(String(format: "%.1f", (length * 10).rounded(.down) / 10))")
                     && result.stderr.contains("1 cue(s) ran past it and now end there; 1 cue(s) started after it and were left out"), "\(result.stderr)")
-            let input = try Self.duration(scene.video), output = try Self.duration(scene.path(out))
-            #expect(abs(output - input) < 0.1, "\(out) lasts \(output) s, the video \(input) s")
+            let made = try Self.duration(scene.path(out))
+            #expect(abs(made - length) < 0.1, "\(out) lasts \(made) s, the video \(length) s")
         }
-        scene.expectUntouched(since: before, outputs: ["long.mkv", "long.mp4"])
+        scene.expectUntouched(since: before, outputs: cases.map(\.1))
     }
 
     /// A video whose container says it lasts one frame, and one written as a stream without a
