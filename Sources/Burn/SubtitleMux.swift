@@ -90,6 +90,8 @@ private final class MuxSession {
     private var added: [(stream: Int, encoder: SubtitleEncoder, events: [SubtitleTrack.Event], next: Int)] = []
     private var report: [MuxedTrack] = []
     private var warnings: [BurnWarning] = []
+    /// Milliseconds from the file's start to where it should end, when known.
+    private let expectedEnd: Int?
 
     init(input inputPath: String, output outputPath: String, tracks: [SubtitleTrack], policy: OutputPolicy, requiresCues: Bool) throws {
         let file = try InputFile(path: inputPath)
@@ -99,7 +101,8 @@ private final class MuxSession {
             let onlySubtitles = !types.isEmpty && types.allSatisfy { $0 == AVMEDIA_TYPE_SUBTITLE }
             throw onlySubtitles ? MuxError.subtitleFileAsVideo(path: inputPath) : MuxError.nothingToSubtitle(path: inputPath)
         }
-        let end = try Self.mediaEnd(of: file)
+        let end = try Self.mediaEnd(of: inputPath)
+        expectedEnd = end
         var kept: [SubtitleTrack] = []
         for track in tracks {
             if let track = Self.bounded(track, end: end, warnings: &warnings) { kept.append(track) }
@@ -143,20 +146,21 @@ private final class MuxSession {
 
     /// Milliseconds from the file's start to its end: the container's duration as checked
     /// against the streams (a header can lie, and an MP4 edit list counts its start offset in),
-    /// else (a file written as a stream, without one) the end of its last packet, read once through.
-    private static func mediaEnd(of input: InputFile) throws -> Int? {
-        if let duration = input.durationClaim().duration { return Int((duration * 1000).rounded()) }
-        let scan = try InputFile(path: input.path)
+    /// else (a file written as a stream, without one) the end of its last packet. Both read
+    /// packets, so they read a second opening of the file, not the one being copied.
+    private static func mediaEnd(of path: String) throws -> Int? {
+        let file = try InputFile(path: path)
+        if let duration = file.durationClaim().duration { return Int((duration * 1000).rounded()) }
         let packet = Packet()
         var end: Int64?
-        while av_read_frame(scan.context, packet.pointer) >= 0 {
+        while av_read_frame(file.context, packet.pointer) >= 0 {
             defer { packet.unref() }
             let p = packet.pointer.pointee
             guard p.pts != SHIM_AV_NOPTS_VALUE else { continue }
-            let last = av_rescale_q(p.pts + max(p.duration, 0), scan.stream(Int(p.stream_index)).pointee.time_base, SubtitleEncoder.timeBase)
+            let last = av_rescale_q(p.pts + max(p.duration, 0), file.stream(Int(p.stream_index)).pointee.time_base, SubtitleEncoder.timeBase)
             end = max(end ?? last, last)
         }
-        return end.map { Int($0 - av_rescale_q(input.startTime, shim_time_base_q(), SubtitleEncoder.timeBase)) }
+        return end.map { Int($0 - av_rescale_q(file.startTime, shim_time_base_q(), SubtitleEncoder.timeBase)) }
     }
 
     /// The track with its events kept within the video (those starting at or after its end
@@ -257,6 +261,7 @@ private final class MuxSession {
     func run(cancellation: Cancellation?) throws -> MuxReport {
         let packet = Packet()
         let origin = av_rescale_q(input.startTime, shim_time_base_q(), SubtitleEncoder.timeBase)
+        var mediaEnd: Int64 = 0
         while true {
             if cancellation?.isCancelled == true { throw Cancelled() }
             // A read error mid-file ends the input like EOF, as in burn-in.
@@ -269,7 +274,15 @@ private final class MuxSession {
                 // Subtitles go in ahead of the media around them, so the interleaver holds few packets.
                 try writeSubtitles(until: Int(av_rescale_q(time, source.pointee.time_base, SubtitleEncoder.timeBase) - origin))
             }
+            let type = source.pointee.codecpar.pointee.codec_type
+            if p.pts != SHIM_AV_NOPTS_VALUE, type == AVMEDIA_TYPE_VIDEO || type == AVMEDIA_TYPE_AUDIO {
+                mediaEnd = max(mediaEnd, av_rescale_q(p.pts + max(p.duration, 0), source.pointee.time_base, SubtitleEncoder.timeBase) - origin)
+            }
             _ = try copier.handle(packet)
+        }
+        // The demuxer ends a cut-off file as if it were whole.
+        if let expectedEnd, Int64(expectedEnd) - mediaEnd > 500 {
+            warnings.append(.truncated(decodedUntil: Double(mediaEnd) / 1000, expected: Double(expectedEnd) / 1000))
         }
         try copier.finish()
         try writeSubtitles(until: .max)

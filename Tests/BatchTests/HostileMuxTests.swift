@@ -97,6 +97,19 @@ import Testing
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// Each video and audio stream's packet count, in order: a copy must have every packet
+    /// (reading the input's end to check its duration once left the copy empty).
+    static func mediaPackets(_ file: String) throws -> [String] {
+        try probe(file, ["-count_packets", "-show_entries", "stream=codec_type,nb_read_packets", "-of", "csv=p=0"])
+            .split(separator: "\n").filter { $0.hasPrefix("video") || $0.hasPrefix("audio") }.map(String.init)
+    }
+
+    static func expectMediaCopied(from input: String, to output: String) throws {
+        let packets = try mediaPackets(input)
+        let copied = try mediaPackets(output)
+        #expect(!packets.isEmpty && copied == packets, "\(output) should hold every packet of \(input)")
+    }
+
     static func duration(_ file: String) throws -> Double {
         try #require(Double(probe(file, ["-show_entries", "format=duration", "-of", "csv=p=0"]).trimmingCharacters(in: .whitespacesAndNewlines)))
     }
@@ -118,6 +131,7 @@ import Testing
         #expect(result.stderr.contains(#"capforge mux: warning: "#) && result.stderr.contains(#"a\u{1B}[31mred"#)
                 && result.stderr.contains("control characters removed from the track title"))
         scene.expectUntouched(since: before, outputs: ["v.subtitled.mp4"])
+        try Self.expectMediaCopied(from: scene.video, to: scene.path("v.subtitled.mp4"))
         let stored = try Self.probe(scene.path("v.subtitled.mp4"), ["-select_streams", "s", "-show_entries", "stream_tags=title,handler_name", "-of", "csv=p=0"])
         #expect(!stored.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" } && stored.contains("a[31mred"), "\(stored.debugDescription)")
 
@@ -169,6 +183,7 @@ import Testing
                     && result.stderr.contains("1 cue(s) ran past it and now end there; 1 cue(s) started after it and were left out"), "\(result.stderr)")
             let made = try Self.duration(scene.path(out))
             #expect(abs(made - length) < 0.1, "\(out) lasts \(made) s, the video \(length) s")
+            try Self.expectMediaCopied(from: video, to: scene.path(out))
         }
         scene.expectUntouched(since: before, outputs: cases.map(\.1))
     }
@@ -192,10 +207,31 @@ import Testing
         let cut = try run([frame, early, "-o", scene.path("frame.mkv")])
         #expect(cut.status == 0 && cut.stderr.contains("1 cue(s) ran past it"), "\(cut.stderr)")
         #expect(try Self.duration(scene.path("frame.mkv")) < 0.1)
+        try Self.expectMediaCopied(from: frame, to: scene.path("frame.mkv"))
         let measured = try run([piped, scene.write("forever.srt", "1\n00:00:00,500 --> 240:00:00,000\nForever\n"), "-o", scene.path("piped.subtitled.mkv")])
         #expect(measured.status == 0 && measured.stderr.contains("the video ends at 2.00 s"), "\(measured.stderr)")
         #expect(abs(try Self.duration(scene.path("piped.subtitled.mkv")) - 2) < 0.1)
+        try Self.expectMediaCopied(from: piped, to: scene.path("piped.subtitled.mkv"))
         scene.expectUntouched(since: before, outputs: ["frame.mkv", "forever.srt", "piped.subtitled.mkv"])
+    }
+
+    /// A cut-off MP4 (index first, so it opens) ends like a whole one in the demuxer: the copy
+    /// holds what there is, and says the input looks truncated.
+    @Test func aTruncatedVideoIsCopiedAsFarAsItGoesAndSaidSo() throws {
+        let scene = try Scene("truncated")
+        defer { scene.remove() }
+        let whole = try scene.media("whole.mp4", ["-i", scene.video, "-c", "copy", "-movflags", "+faststart"])
+        let data = try Data(contentsOf: URL(fileURLWithPath: whole))
+        let cut = scene.path("cut.mp4")
+        try data.prefix(data.count * 2 / 3).write(to: URL(fileURLWithPath: cut))
+        let subs = try scene.write("s.srt", Self.oneCue)
+        let before = scene.snapshot()
+        let result = try run([cut, subs, "-o", scene.path("cut.mkv")])
+        #expect(result.status == 0 && result.stderr.contains("warning: input looks truncated: video ends at ") && result.stderr.contains(" of 3.0"),
+                "\(result.stderr)")
+        let packets = try Self.mediaPackets(scene.path("cut.mkv")), all = try Self.mediaPackets(whole)
+        #expect(packets.count == 2 && packets != all, "\(packets)")
+        scene.expectUntouched(since: before, outputs: ["cut.mkv"])
     }
 
     /// An empty SRT or an ASS without [Events] alone is refused, naming it; beside a file with
@@ -367,6 +403,7 @@ import Testing
         let copied = try run([raw, subs])
         #expect(copied.status == 0 && copied.stdout.contains("raw.subtitled.mkv: 1 subtitle track(s) written"), "\(copied.output)")
         #expect(try Self.probe(scene.path("raw.subtitled.mkv"), ["-show_entries", "stream=codec_name", "-of", "csv=p=0"]) == "rawvideo\nsubrip\n")
+        try Self.expectMediaCopied(from: raw, to: scene.path("raw.subtitled.mkv"))
         let refused = try run([raw, subs, "-o", scene.path("raw.mp4")])
         #expect(refused.status == 1 && refused.stderr.contains("\(raw): video stream 0 (rawvideo) cannot be copied into mp4 output; name a Matroska output (.mkv)"),
                 "\(refused.stderr)")
@@ -387,6 +424,7 @@ import Testing
         let kept = try run([mov, subs])
         #expect(kept.status == 0 && !kept.stderr.contains("left out"), "\(kept.stderr)")
         #expect(try streams("tc.subtitled.mov").contains("data,tmcd,01:00:00:00"))
+        try Self.expectMediaCopied(from: mov, to: scene.path("tc.subtitled.mov"))
         let matroska = try run([mov, subs, "-o", scene.path("tc.mkv")])
         #expect(matroska.status == 0 && matroska.stderr.contains("warning: stream 1 (a QuickTime timecode track) was left out; the video keeps its start timecode as a tag"),
                 "\(matroska.stderr)")
