@@ -150,7 +150,7 @@ final class BurnSession {
         var all = warnings + copier.warnings
         if corruptPackets > 0 { all.append(.corruptPackets(count: corruptPackets)) }
         let end = (lastFrameTime ?? 0) + frameSeconds
-        if let expected = input.expectedEnd(of: video, fileDuration: input.durationClaim().duration), expected - end > 0.5 {
+        if let expected = input.expectedEnd(of: video, fileEnd: input.durationClaim().duration), expected - end > 0.5 {
             all.append(.truncated(decodedUntil: end, expected: expected))
         }
         return BurnReport(

@@ -168,7 +168,8 @@ public struct AudioExtractor {
         if timeline.jumps > 0 { warnings.append(.timestampJumps(count: timeline.jumps)) }
         let claim = input.durationClaim()
         if claim.isContradicted { warnings.append(.durationClaim(claim)) }
-        if let expected = input.expectedEnd(of: stream, fileDuration: claim.duration) {
+        // Audio placed on after a damaged jump ends early on the timeline without being cut.
+        if timeline.jumps == 0, let expected = input.expectedEnd(of: stream, fileEnd: claim.duration) {
             let decoded = timeline.decodedEnd ?? 0
             if expected - decoded > 0.5 { warnings.append(.truncated(decodedUntil: decoded, expected: expected)) }
         }

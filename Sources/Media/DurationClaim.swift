@@ -6,6 +6,10 @@ import Foundation
 public struct DurationClaim: Codable, Sendable, Equatable, CustomStringConvertible {
     /// The container's duration in seconds; nil when it states none.
     public var claimed: Double?
+    /// Where the claim puts the file's end on its timeline (a duration may count from zero rather
+    /// than from the start offset): the reading the streams' lengths or the last packet bear out,
+    /// else the smaller one (which never calls a whole file cut); nil when contradicted.
+    public var claimedEnd: Double?
     /// Where the last packet in the file ends, in seconds on the file's timeline; nil when the
     /// claim was borne out by the streams (nothing to look for) or the file could not be searched.
     public var lastPacketEnd: Double?
@@ -17,13 +21,10 @@ public struct DurationClaim: Codable, Sendable, Equatable, CustomStringConvertib
     static func tolerance(_ seconds: Double) -> Double { max(2, 0.05 * seconds) }
 
     /// The last packet ends far from every reading of the claim.
-    public var isContradicted: Bool {
-        guard let claimed, let lastPacketEnd else { return false }
-        return abs(claimed - lastPacketEnd) > Self.tolerance(lastPacketEnd)
-    }
+    public var isContradicted: Bool { claimedEnd == nil && claimed != nil && lastPacketEnd != nil }
 
     /// The duration estimates and summaries use: the last packet's end where it contradicts the claim.
-    public var duration: Double? { isContradicted ? lastPacketEnd : claimed }
+    public var duration: Double? { isContradicted ? lastPacketEnd : claimedEnd }
 
     public var description: String {
         guard isContradicted, let claimed, let end = lastPacketEnd else { return "" }

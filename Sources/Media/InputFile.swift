@@ -73,12 +73,10 @@ package final class InputFile {
     }
 
     /// Where the stream should end, in seconds on the file's timeline: its own length, else the
-    /// file's duration (`fileDuration`, from `durationClaim()`). Truncated files end early without
-    /// an error, so readers compare against this.
-    package func expectedEnd(of stream: UnsafeMutablePointer<AVStream>, fileDuration: Double?) -> Double? {
-        if let own = ownEnd(of: stream) { return own }
-        guard let length = fileDuration else { return nil }
-        return claimReadings(length).min()
+    /// file's end (`fileEnd`, from `durationClaim()`). Truncated files end early without an
+    /// error, so readers compare against this.
+    package func expectedEnd(of stream: UnsafeMutablePointer<AVStream>, fileEnd: Double?) -> Double? {
+        ownEnd(of: stream) ?? fileEnd
     }
 
     /// Where the stream ends by its own length (Matroska's DURATION tag, else the stream's
@@ -115,14 +113,16 @@ package final class InputFile {
     package func durationClaim() -> DurationClaim {
         let ownEnds = (0..<streamCount).filter(isPicture(or:)).compactMap { ownEnd(of: stream($0), independent: true) }
         let streamsEnd = ownEnds.max()
-        guard let claimed = duration else { return DurationClaim(claimed: nil, lastPacketEnd: nil, streamsAgree: false) }
+        guard let claimed = duration else { return DurationClaim(claimed: nil, claimedEnd: nil, lastPacketEnd: nil, streamsAgree: false) }
         let readings = claimReadings(claimed)
-        let near = { (end: Double) in readings.contains { abs($0 - end) <= DurationClaim.tolerance(end) } }
-        if let streamsEnd, near(streamsEnd) { return DurationClaim(claimed: claimed, lastPacketEnd: nil, streamsAgree: true) }
-        guard let last = lastPacketEnd(near: readings.max()!), !near(last) else {
-            return DurationClaim(claimed: claimed, lastPacketEnd: nil, streamsAgree: false)
+        let reading = { (end: Double) in readings.first { abs($0 - end) <= DurationClaim.tolerance(end) } }
+        if let streamsEnd, let confirmed = reading(streamsEnd) {
+            return DurationClaim(claimed: claimed, claimedEnd: confirmed, lastPacketEnd: nil, streamsAgree: true)
         }
-        return DurationClaim(claimed: claimed, lastPacketEnd: last,
+        guard let last = lastPacketEnd(near: readings.max()!) else {
+            return DurationClaim(claimed: claimed, claimedEnd: readings.min(), lastPacketEnd: nil, streamsAgree: false)
+        }
+        return DurationClaim(claimed: claimed, claimedEnd: reading(last), lastPacketEnd: last,
                              streamsAgree: streamsEnd.map { abs($0 - last) <= DurationClaim.tolerance(last) } ?? false)
     }
 
@@ -136,8 +136,10 @@ package final class InputFile {
     /// Where the last audio or video packet ends, in seconds on the file's timeline, found by
     /// seeking back from `claimedEnd` and reading to the end of the file. Nil when the format
     /// cannot seek, or the seek lands too far from the end to read on to it. Leaves the read
-    /// position at the end: call it on a file not being read.
+    /// position at the end and every stream read: call it on a file not being read.
     private func lastPacketEnd(near claimedEnd: Double) -> Double? {
+        // A reader that finished may have discarded the streams it did not want.
+        for index in 0..<streamCount { stream(index).pointee.discard = AVDISCARD_DEFAULT }
         let target = startTime.addingReportingOverflow(Int64(min(claimedEnd, 7 * 24 * 3600) * Double(AV_TIME_BASE)))
         guard !target.overflow, av_seek_frame(context, -1, target.partialValue, AVSEEK_FLAG_BACKWARD) >= 0 else { return nil }
         let packet = Packet()

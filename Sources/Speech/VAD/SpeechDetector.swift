@@ -61,26 +61,33 @@ public protocol SpeechDetector: Sendable {
     func speechRegions(in audio: MonoAudio) throws -> [SpeechRegion]
 }
 
+enum SpeechDetectorDefaults {
+    /// Seconds of known silence kept beside sound for detection: more than any detector's padding.
+    static let silenceKept = 0.5
+}
+
 extension SpeechDetector {
     /// Regions of audio of any length, detected a block at a time so memory stays flat: each
     /// block is read with `context` seconds of audio on both sides (enough for the detector's
     /// state and padding to settle), keeps the regions inside its own span, and regions that
     /// meet at a block edge are joined. Audio of up to one block is detected in one piece.
-    /// Known silence (`AudioSource.silentSpans`) longer than twice the context is skipped, so
-    /// audio that starts hours in, or sparse packets with long gaps, costs only its sound.
+    /// Known silence (`AudioSource.silentSpans`: no audio was there to decode) is skipped but for
+    /// `silenceKept` on each side, so audio that starts hours in, or sparse packets with long
+    /// gaps, costs only its sound: a detector starts from silence anyway, as at a file's start.
     public func speechRegions(across source: any AudioSource, block: Double = 300, context: Double = 30) throws -> [SpeechRegion] {
-        let skipped = source.silentSpans.filter { $0.upperBound - $0.lowerBound > 2 * context }
+        let kept = SpeechDetectorDefaults.silenceKept
+        let skipped = source.silentSpans.filter { $0.upperBound - $0.lowerBound > 2 * kept }
         var regions: [SpeechRegion] = []
         var from = source.startTime
-        // The sound before each skipped span (and after the last), with `context` of its silence.
+        // The sound before each skipped span (and after the last), with some of its silence.
         for silent in skipped + [source.endTime..<source.endTime] {
-            let to = min(source.endTime, silent.lowerBound + context)
+            let to = min(source.endTime, silent.lowerBound + kept)
             if to > from {
                 for region in try speechRegions(across: source, from: from, to: to, block: block, context: context) {
                     regions.append(region, meetingIsPause: false)
                 }
             }
-            from = max(from, silent.upperBound - context)
+            from = max(from, silent.upperBound - kept)
         }
         return regions
     }
