@@ -44,9 +44,12 @@ public final class CaptionPipeline: Sendable {
     }
 
     /// What an input's outputs may replace: never an input of the batch or a special file, and a
-    /// regular file only when this tree's ledger (or the user's) says Capforge wrote it, or with `overwrite`.
+    /// regular file only when a ledger says Capforge wrote it (this tree's, where new ones are
+    /// recorded; the user's; those of the trees above the outputs, so that captioning a file of a
+    /// folder captioned before knows its outputs), or with `overwrite`.
     public func outputPolicy(for input: BatchInput, protecting inputs: Set<FileID>, overwrite: Bool) -> OutputPolicy {
-        OutputPolicy(protectedFiles: inputs, ledgers: [OutputLedger(stateFolder: layout.stateFolder(for: input)), .user()], overwrite: overwrite)
+        let above = OutputLedger.lookup(for: layout.folder(for: input).appendingPathComponent(layout.stem(for: input)))
+        return OutputPolicy(protectedFiles: inputs, ledgers: [OutputLedger(stateFolder: layout.stateFolder(for: input))] + above, overwrite: overwrite)
     }
 
     /// A file whose subtitles are written; what remains is the burn-in (if asked) and the
@@ -121,8 +124,9 @@ public final class CaptionPipeline: Sendable {
             // Refused outputs (a hand-made file, an input, a device, another input's outputs) fail
             // the file before the long part.
             for output in planned {
-                _ = try policy.writing(output.kind).destination(for: output.url)
+                // Another input's output is named as such before any ledger calls it a stranger's.
                 try claim(output.url, for: input, identity: fileIdentity, overwrite: policy.overwrite)
+                _ = try policy.writing(output.kind).destination(for: output.url)
             }
 
             // A damaged header can claim any frame rate; frame gaps then use the usual default.

@@ -169,6 +169,8 @@ public struct OutputPolicy: Sendable {
     }
 
     private static func resolvedPath(_ url: URL, linksFollowed: Int) -> URL {
+        // A relative path (the working folder is gone) has no parent to stop at.
+        guard url.path.hasPrefix("/") else { return url }
         if let real = realpath(url.path, nil) {
             defer { free(real) }
             return URL(fileURLWithPath: String(cString: real))
@@ -246,6 +248,8 @@ public struct OutputLedger: Sendable, Equatable {
     public static func stateFolders(above url: URL) -> [URL] {
         var found: [URL] = []
         var folder = url.deletingLastPathComponent().standardizedFileURL
+        // A relative path (the working folder is gone) has no top to stop at.
+        guard folder.path.hasPrefix("/") else { return found }
         while true {
             let state = folder.appendingPathComponent(".capforge")
             if FileManager.default.fileExists(atPath: state.path) { found.append(state) }

@@ -280,7 +280,9 @@ func refuseReportPath(_ report: URL, inputs: [BatchInput], layout: OutputLayout)
         throw refuse("it is the input \(Format.terminalSafe(input.url.path))")
     }
     if let input = inputs.first(where: { layout.mayWrite(report, for: $0) }) {
-        throw refuse("this run writes the outputs of \(Format.terminalSafe(input.relativePath)) there")
+        let resolved = OutputPolicy.resolvedPath(report)
+        let place = resolved.lastPathComponent == report.lastPathComponent ? "there" : "at \(Format.terminalSafe(resolved.path)), where it leads"
+        throw refuse("this run writes the outputs of \(Format.terminalSafe(input.relativePath)) \(place)")
     }
     if OutputPolicy.resolvedPath(report).pathComponents.contains(".capforge") {
         throw refuse("it is inside Capforge's state folder (.capforge)")
