@@ -38,7 +38,9 @@ extension CaptionPipeline {
             } else if languageSource == .fallback {
                 warnings.append("--translate translated nothing: the spoken language could not be told, so English was assumed; pass --lang CODE to translate it")
             } else {
-                warnings.append("the speech is English, so --translate has nothing to translate: the captions are what was said")
+                // Said as known, not as fact: noise Whisper calls English is not English speech.
+                let known = languageSource == .detected ? "Whisper heard English" : languageSource == .streamTag ? "the audio is tagged English" : "--lang en was given"
+                warnings.append("\(known), so --translate has nothing to translate: the captions are what was said")
             }
             return [original]
         }
