@@ -51,13 +51,14 @@ public enum OutputError: Error, CustomStringConvertible, Equatable {
 /// What a file Capforge writes is, as its ledger records it: one kind never replaces another
 /// unasked (a review page named like a caption file must not take its place).
 public enum OutputKind: String, Codable, Sendable, CustomStringConvertible {
-    case captions, report, video
+    case captions, report, video, audio
 
     public var description: String {
         switch self {
         case .captions: return "captions"
         case .report: return "a review page"
         case .video: return "a video"
+        case .audio: return "extracted audio"
         }
     }
 }

@@ -41,7 +41,7 @@ let burnCommand = Subcommand(
     }
     let output = args.value("out").map { URL(fileURLWithPath: $0).standardizedFileURL }
         ?? video.deletingLastPathComponent().appendingPathComponent(video.deletingPathExtension().lastPathComponent + InputScanner.burnedMarker + "mp4")
-    let policy = namedOutputPolicy(output, args: args).protecting([video.path, subtitles.path])
+    let policy = namedOutputPolicy(output, args: args).writing(.video).protecting([video.path, subtitles.path])
     var options = try parsedBurnOptions(args)
     options.noticeText = args.value("notice-text") ?? QualityNotice.text(for: language)
     let cancellation = Cancellation()

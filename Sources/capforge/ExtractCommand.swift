@@ -19,7 +19,7 @@ let extractCommand = Subcommand(
     guard let output = args.value("output") else { throw UsageError.missingValue("output") }
     let selection = try audioSelection(args)
     let path = args.positionals[0]
-    let sink = try RawSampleWriter(path: output, policy: namedOutputPolicy(URL(fileURLWithPath: output), args: args).protecting([path]))
+    let sink = try RawSampleWriter(path: output, policy: namedOutputPolicy(URL(fileURLWithPath: output), args: args).writing(.audio).protecting([path]))
     let cancellation = Cancellation()
     Interrupts.install(cancellation)
     let report: ExtractionReport

@@ -45,7 +45,7 @@ let muxCommand = Subcommand(
     let tracks = try files.map { try CaptionFiles.track(from: $0, language: fallbackLanguage, title: title) }
     let output = args.value("out").map { URL(fileURLWithPath: $0).standardizedFileURL }
         ?? OutputLayout.subtitled(video, extension: SubtitleMux.outputExtension(for: video, container: probe.container))
-    let policy = namedOutputPolicy(output, args: args).protecting([video.path] + files.map(\.path))
+    let policy = namedOutputPolicy(output, args: args).writing(.video).protecting([video.path] + files.map(\.path))
     let cancellation = Cancellation()
     Interrupts.install(cancellation)
     let report: MuxReport
