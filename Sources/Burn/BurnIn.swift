@@ -54,6 +54,9 @@ public struct BurnIn: Sendable {
 
     /// Throws `Cancelled()` when cancelled; the output path is then left untouched.
     public func run(cancellation: Cancellation? = nil, progress: (BurnProgress) -> Void = { _ in }) throws -> BurnReport {
+        // A folder or device at the output is refused by name before its extension is asked
+        // what format it is (as in SubtitleMux).
+        _ = try outputPolicy.destination(for: URL(fileURLWithPath: output))
         let (script, limitWarnings) = prepared
         let fontWarnings = try checkFonts(in: script)
         let session = try BurnSession(input: input, output: output, script: script.text, options: options, outputPolicy: outputPolicy)
