@@ -41,9 +41,11 @@ public enum DryRun {
                 (language, tier) = ("auto", "decided after detection")
             }
             let history = SpeedHistory.load(stateFolder: pipeline.layout.stateFolder(for: input))
+            // What there is to hear: audio that starts hours in is not hours of work.
+            let audioSeconds = probe.audioSeconds(pipeline.knownLanguage(probe).stream) ?? 0
             var (single, measured) = history.estimate(plan?.mode ?? .modern, crossChecked: plan.map(pipeline.isCrossChecked) ?? false,
                                                       variant: SpeedHistory.variant(of: pipeline.settings),
-                                                      model: plan.flatMap(pipeline.modelName), duration: probe.duration ?? 0)
+                                                      model: plan.flatMap(pipeline.modelName), duration: audioSeconds)
             anyMeasured = anyMeasured || measured
             if !measured, let plan, plan.mode != .arbitrate, !pipeline.isCrossChecked(plan),
                let engine = pipeline.engines.engine(plan.mode == .basic ? .basic : .modern, for: plan.language) {
@@ -56,7 +58,7 @@ public enum DryRun {
                     }
                 }
                 if let timed = probes[name] ?? nil {
-                    single = timed.estimate(duration: probe.duration ?? 0, basic: plan.mode == .basic, options: pipeline.settings.transcription)
+                    single = timed.estimate(duration: audioSeconds, basic: plan.mode == .basic, options: pipeline.settings.transcription)
                 }
             }
             // A translation with the original captions too is heard twice (its history has both).

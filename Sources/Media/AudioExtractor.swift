@@ -167,12 +167,15 @@ public struct AudioExtractor {
         if timeline.overlapCount > 0 { warnings.append(.overlapsTrimmed(count: timeline.overlapCount, seconds: timeline.overlapSeconds)) }
         if timeline.jumps > 0 { warnings.append(.timestampJumps(count: timeline.jumps)) }
         let claim = input.durationClaim()
-        if claim.isContradicted { warnings.append(.durationClaim(claim)) }
+        var truncated = false
         // Audio placed on after a damaged jump ends early on the timeline without being cut.
         if timeline.jumps == 0, let expected = input.expectedEnd(of: stream, fileEnd: claim.duration) {
             let decoded = timeline.decodedEnd ?? 0
-            if expected - decoded > 0.5 { warnings.append(.truncated(decodedUntil: decoded, expected: expected)) }
+            truncated = expected - decoded > 0.5
+            if truncated { warnings.append(.truncated(decodedUntil: decoded, expected: expected)) }
         }
+        // Where the stream's own length says the file was cut, "cut or wrong" would only repeat it.
+        if claim.isContradicted && !(truncated && !claim.streamsAgree) { warnings.append(.durationClaim(claim)) }
         return ExtractionReport(
             streamIndex: streamIndex, languageTag: input.metadata(stream, "language"),
             sampleCount: timeline.produced, leadingSilenceSamples: timeline.leadingSilence, warnings: warnings)

@@ -79,14 +79,24 @@ package final class InputFile {
         ownEnd(of: stream) ?? fileEnd
     }
 
+    /// The stream's own length in seconds, from its first timestamp; nil when it states none.
+    package func ownLength(of stream: UnsafeMutablePointer<AVStream>) -> Double? {
+        ownEnd(of: stream).map { max(0, $0 - start(of: stream)) }
+    }
+
+    /// The stream's first timestamp in seconds on the file's timeline (0 when unknown).
+    private func start(of stream: UnsafeMutablePointer<AVStream>) -> Double {
+        let start = stream.pointee.start_time == SHIM_AV_NOPTS_VALUE ? 0 : stream.pointee.start_time
+        return seconds(av_rescale_q(start, stream.pointee.time_base, shim_time_base_q()))
+    }
+
     /// Where the stream ends by its own length (Matroska's DURATION tag, else the stream's
     /// duration), in seconds on the file's timeline; nil when it states none. `independent`:
     /// only a length that is not the container's own duration copied in (libavformat gives
     /// streams without one the file's), so it can bear the container's claim out.
     private func ownEnd(of stream: UnsafeMutablePointer<AVStream>, independent: Bool = false) -> Double? {
         let tb = stream.pointee.time_base
-        let start = stream.pointee.start_time == SHIM_AV_NOPTS_VALUE ? 0 : stream.pointee.start_time
-        let streamStart = seconds(av_rescale_q(start, tb, shim_time_base_q()))
+        let streamStart = start(of: stream)
         if let length = metadata(stream, "DURATION").flatMap(Self.seconds(ofClock:)) {
             // Muxers write either the length or the last timestamp (FFmpeg's Matroska muxer)
             // there, which differ by a start offset; an end before the stream's start is not the reading.

@@ -13,6 +13,9 @@ public struct AudioStreamInfo: Codable, Sendable, Equatable {
     public var language: Language?
     public var title: String?
     public var isDefault: Bool
+    /// Seconds from the stream's first sample to its end by its own length, when it states one:
+    /// the audio there is to hear (a stream that starts ten hours in holds only its own length).
+    public var length: Double?
 }
 
 public struct VideoStreamInfo: Codable, Sendable, Equatable {
@@ -80,6 +83,12 @@ public struct MediaProbe: Codable, Sendable, Equatable {
         try selection.stream(among: audioStreams, best: bestAudioStream, path: path)
     }
 
+    /// Seconds of audio `selection`'s stream holds, for estimates: its own length, else the
+    /// file's; nil when neither is known or the selection fails.
+    public func audioSeconds(_ selection: AudioStreamSelection) -> Double? {
+        ((try? audioStream(selection))?.length).map { min($0, duration ?? $0) } ?? duration
+    }
+
     /// Two rates, both known, more than 5 % apart (a millisecond time base rounds a constant
     /// rate's average by far less).
     static func ratesDisagree(_ a: AVRational, _ b: AVRational) -> Bool {
@@ -110,7 +119,7 @@ extension InputFile {
                 index: index, codec: String(cString: avcodec_get_name(par.codec_id)), channels: Int(par.ch_layout.nb_channels),
                 sampleRate: Int(par.sample_rate), languageTag: tag, language: tag.flatMap(Language.init),
                 title: metadata(stream, "title"),
-                isDefault: stream.pointee.disposition & AV_DISPOSITION_DEFAULT != 0)
+                isDefault: stream.pointee.disposition & AV_DISPOSITION_DEFAULT != 0, length: ownLength(of: stream))
         }
     }
 
