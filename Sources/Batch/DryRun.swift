@@ -23,10 +23,14 @@ public enum DryRun {
             let tier: String
             let language: String
             var plan: TierPlan?
-            // A file without audio, or in a language nothing here covers, fails at once.
+            // A file without audio, with a sample rate extraction refuses, or in a language nothing
+            // here covers, fails at once.
             var failsAtOnce = probe.audioStreams.isEmpty
             if probe.audioStreams.isEmpty {
                 (language, tier) = ("-", "no audio")
+            } else if let stream = try? probe.audioStream(pipeline.knownLanguage(probe).stream), stream.hasImplausibleRate {
+                (language, tier) = ("-", "refused: its audio claims \(stream.sampleRate) Hz")
+                failsAtOnce = true
             } else if let requested {
                 do {
                     let resolved = try pipeline.resolver.resolve(requested, preference: pipeline.settings.tier)

@@ -16,6 +16,11 @@ public struct AudioStreamInfo: Codable, Sendable, Equatable {
     /// Seconds from the stream's first sample to its end by its own length, when it states one:
     /// the audio there is to hear (a stream that starts ten hours in holds only its own length).
     public var length: Double?
+
+    /// The header claims a sample rate extraction refuses (`Resampler.plausibleRates`).
+    public var hasImplausibleRate: Bool {
+        sampleRate > 0 && !Resampler.plausibleRates.contains(Int32(clamping: sampleRate))
+    }
 }
 
 public struct VideoStreamInfo: Codable, Sendable, Equatable {

@@ -188,6 +188,8 @@ import Testing
         let refused = try run(["caption", slow.path, "--model", "tiny.en", "--out", folder.appendingPathComponent("out").path])
         #expect(refused.status == 1 && refused.output.contains("claims a sample rate of 1 Hz"), "\(refused.output)")
         #expect(refused.peakMegabytes < 450)
+        let dry = try run(["caption", slow.path, "--model", "tiny.en", "--dry-run"])
+        #expect(dry.status == 0 && dry.stdout.contains("refused: its audio claims 1 Hz, about 0.0 s"), "\(dry.output)")
     }
 
     // MARK: timestamps
