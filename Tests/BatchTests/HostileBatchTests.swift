@@ -15,13 +15,7 @@ import Testing
     static let tinyModel = CLI.models.appendingPathComponent("ggml-tiny.en.bin").path
 
     func run(_ arguments: [String], cap: Double, timeout: Double = 120, signal: Int32? = nil, when ready: () -> Bool = { true }) throws -> MeasuredRun {
-        let result = try MeasuredRun.run(arguments, environment: Self.environment, timeout: timeout, signal: signal, when: ready)
-        #expect(result.signal == nil || result.signal == signal, "capforge \(arguments) died of signal \(result.signal ?? 0)")
-        print(String(format: "hostile batch: exit %d, peak %.0f MB (cap %.0f), %.1f s: capforge %@", result.status, result.peakMegabytes, cap, result.seconds,
-                     arguments.map { $0.count > 40 ? "…" + $0.suffix(39) : $0 }.joined(separator: " ")))
-        #expect(!result.output.contains("NSCocoaErrorDomain") && !result.output.contains("Error Domain="), "a raw Foundation error: \(result.stderr)")
-        #expect(result.peakMegabytes < cap, "\(result.peakMegabytes) MB")
-        return result
+        try MeasuredRun.checked(arguments, label: "hostile batch", environment: Self.environment, cap: cap, timeout: timeout, signal: signal, when: ready)
     }
 
     /// Every file under `folder` with its checksum; `state` false leaves out Capforge's own

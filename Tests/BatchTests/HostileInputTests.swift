@@ -22,12 +22,7 @@ import Testing
     }()
 
     func run(_ arguments: [String], timeout: Double = 120, signal: Int32? = nil, when ready: () -> Bool = { true }) throws -> MeasuredRun {
-        let result = try MeasuredRun.run(arguments, environment: Self.environment, timeout: timeout, signal: signal, when: ready)
-        #expect(result.signal == nil || result.signal == signal, "capforge \(arguments) died of signal \(result.signal ?? 0)")
-        print(String(format: "hostile: exit %d, peak %.0f MB, %.1f s: capforge %@", result.status, result.peakMegabytes, result.seconds,
-                     arguments.map { $0.count > 40 ? "…" + $0.suffix(39) : $0 }.joined(separator: " ")))
-        #expect(!result.output.contains("NSCocoaErrorDomain") && !result.output.contains("Error Domain="), "a raw Foundation error: \(result.stderr)")
-        return result
+        try MeasuredRun.checked(arguments, label: "hostile", environment: Self.environment, timeout: timeout, signal: signal, when: ready)
     }
 
     private func contents(_ url: URL) throws -> Data { try Data(contentsOf: url) }

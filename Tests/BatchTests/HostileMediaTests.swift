@@ -14,12 +14,7 @@ import Testing
     static let speech = CLI.fixtures.appendingPathComponent("librivox-0880.mkv").path
 
     func run(_ arguments: [String], timeout: Double = 240) throws -> MeasuredRun {
-        let result = try MeasuredRun.run(arguments, environment: Self.environment, timeout: timeout)
-        #expect(result.signal == nil, "capforge \(arguments) died of signal \(result.signal ?? 0)")
-        print(String(format: "hostile media: exit %d, peak %.0f MB, %.1f s: capforge %@", result.status, result.peakMegabytes, result.seconds,
-                     arguments.map { $0.count > 40 ? "…" + $0.suffix(39) : $0 }.joined(separator: " ")))
-        #expect(!result.output.contains("NSCocoaErrorDomain") && !result.output.contains("Error Domain="), "a raw Foundation error: \(result.stderr)")
-        return result
+        try MeasuredRun.checked(arguments, label: "hostile media", environment: Self.environment, timeout: timeout)
     }
 
     private func ffmpeg(_ arguments: [String]) throws {

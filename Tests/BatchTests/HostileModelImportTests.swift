@@ -21,15 +21,7 @@ import Testing
         var environment = CLI().environment
         environment["CAPFORGE_MODELS"] = store.path
         environment["XDG_DATA_HOME"] = store.deletingLastPathComponent().appendingPathComponent("data").path
-        let result = try MeasuredRun.run(arguments, environment: environment, timeout: timeout)
-        #expect(result.signal == nil, "capforge \(arguments) died of signal \(result.signal ?? 0)")
-        print(String(format: "hostile models: exit %d, peak %.0f MB, %.1f s: capforge %@", result.status, result.peakMegabytes, result.seconds,
-                     arguments.map { ($0.count > 40 ? "…" + $0.suffix(39) : $0).unicodeScalars.map { $0.escaped(asASCII: true) }.joined() }
-                        .joined(separator: " ")))
-        #expect(!result.output.contains("NSCocoaErrorDomain") && !result.output.contains("Error Domain="), "a raw Foundation error: \(result.stderr)")
-        #expect(!result.output.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" },
-                "a control character printed raw: \(result.output.debugDescription)")
-        return result
+        return try MeasuredRun.checked(arguments, label: "hostile models", environment: environment, timeout: timeout)
     }
 
     // MARK: the crafted cases

@@ -62,24 +62,7 @@ import Testing
     }
 
     func run(_ arguments: [String], cap: Double = HostileMuxTests.cap, timeout: Double = 60) throws -> MeasuredRun {
-        let result = try MeasuredRun.run(["mux"] + arguments, environment: Self.environment, timeout: timeout)
-        #expect(result.signal == nil, "capforge mux \(arguments) died of signal \(result.signal ?? 0)")
-        print(String(format: "hostile mux: exit %d, peak %.0f MB (cap %.0f), %.1f s: capforge mux %@", result.status, result.peakMegabytes, cap,
-                     result.seconds, Self.shown(arguments)))
-        #expect(!result.output.contains("NSCocoaErrorDomain") && !result.output.contains("Error Domain="), "a raw Foundation error: \(result.stderr)")
-        #expect(!result.output.unicodeScalars.contains("\u{1B}"), "an escape sequence reached the terminal: \(result.output.debugDescription)")
-        #expect(result.peakMegabytes < cap, "peak \(result.peakMegabytes) MB")
-        return result
-    }
-
-    /// The command line as the log shows it: long paths cut to their ends, control characters
-    /// escaped, and at most eight arguments.
-    private static func shown(_ arguments: [String]) -> String {
-        let shown = arguments.prefix(8).map { argument in
-            let short = argument.count > 40 ? "…" + argument.suffix(39) : argument
-            return short.unicodeScalars.contains { $0.properties.generalCategory == .control } ? short.debugDescription : short
-        }
-        return shown.joined(separator: " ") + (arguments.count > 8 ? " … (\(arguments.count) arguments)" : "")
+        try MeasuredRun.checked(["mux"] + arguments, label: "hostile mux", environment: Self.environment, cap: cap, timeout: timeout)
     }
 
     /// What ffprobe prints for `arguments` on `file`.

@@ -65,6 +65,31 @@ struct MeasuredRun {
             peakMegabytes: Double(peakKilobytes) / 1024, seconds: Date().timeIntervalSince(started))
     }
 
+    /// A run with the checks every hostile suite makes: it ends by itself (no signal but the one
+    /// sent), prints no raw Foundation error and no control character but line breaks and tabs
+    /// (a name's escape sequence must not reach the terminal), and stays under `cap` MB. Its exit,
+    /// peak and time are printed under `label`.
+    static func checked(_ arguments: [String], label: String, environment: [String: String], cap: Double? = nil, timeout: Double = 120,
+                        signal sendSignal: Int32? = nil, when ready: () -> Bool = { true }) throws -> MeasuredRun {
+        let result = try run(arguments, environment: environment, timeout: timeout, signal: sendSignal, when: ready)
+        let command = shown(arguments)
+        print(String(format: "%@: exit %d, peak %.0f MB%@, %.1f s: capforge %@", label, result.status, result.peakMegabytes,
+                     cap.map { String(format: " (cap %.0f)", $0) } ?? "", result.seconds, command))
+        #expect(result.signal == nil || result.signal == sendSignal, "capforge \(command) died of signal \(result.signal ?? 0)")
+        #expect(!result.output.contains("NSCocoaErrorDomain") && !result.output.contains("Error Domain="), "a raw Foundation error: \(result.stderr)")
+        #expect(!result.output.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t" },
+                "a control character printed raw: \(result.output.debugDescription)")
+        if let cap { #expect(result.peakMegabytes < cap, "capforge \(command): peak \(result.peakMegabytes) MB") }
+        return result
+    }
+
+    /// The command line as the log shows it: long paths cut to their ends, at most eight
+    /// arguments, and nothing a terminal would act on.
+    private static func shown(_ arguments: [String]) -> String {
+        arguments.prefix(8).map { ($0.count > 40 ? "…" + $0.suffix(39) : $0).unicodeScalars.map { $0.escaped(asASCII: false) }.joined() }
+            .joined(separator: " ") + (arguments.count > 8 ? " … (\(arguments.count) arguments)" : "")
+    }
+
     private static func highWaterKilobytes(of pid: pid_t) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
