@@ -5,7 +5,7 @@ import TestSupport
 
 /// Real music, tones and noise through the whole CLI with the real models: no invented words
 /// reach the captions, and whatever was dropped is said on the terminal.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(30)))
 struct HallucinationEndToEndTests {
     struct Output {
         var words: [(text: String, start: Double)]

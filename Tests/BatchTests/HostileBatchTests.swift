@@ -14,8 +14,8 @@ import Testing
     static let environment = CLI().environment
     static let tinyModel = CLI.models.appendingPathComponent("ggml-tiny.en.bin").path
 
-    func run(_ arguments: [String], cap: Double, timeout: Double = 120, signal: Int32? = nil, when ready: () -> Bool = { true }) throws -> MeasuredRun {
-        try MeasuredRun.checked(arguments, label: "hostile batch", environment: Self.environment, cap: cap, timeout: timeout, signal: signal, when: ready)
+    func run(_ arguments: [String], cap: Double, signal: Int32? = nil, when ready: () -> Bool = { true }) throws -> MeasuredRun {
+        try MeasuredRun.checked(arguments, label: "hostile batch", environment: Self.environment, cap: cap, signal: signal, when: ready)
     }
 
     /// Every file under `folder` with its checksum; `state` false leaves out Capforge's own

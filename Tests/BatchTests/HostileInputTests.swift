@@ -21,8 +21,8 @@ import Testing
         return url
     }()
 
-    func run(_ arguments: [String], timeout: Double = 120, signal: Int32? = nil, when ready: () -> Bool = { true }) throws -> MeasuredRun {
-        try MeasuredRun.checked(arguments, label: "hostile", environment: Self.environment, timeout: timeout, signal: signal, when: ready)
+    func run(_ arguments: [String], signal: Int32? = nil, when ready: () -> Bool = { true }) throws -> MeasuredRun {
+        try MeasuredRun.checked(arguments, label: "hostile", environment: Self.environment, signal: signal, when: ready)
     }
 
     private func contents(_ url: URL) throws -> Data { try Data(contentsOf: url) }
@@ -97,13 +97,13 @@ import Testing
         #expect(extracted.status == 0 && fileType(null.path) == S_IFCHR)
         let fifo = folder.appendingPathComponent("some.fifo")
         #expect(mkfifo(fifo.path, 0o644) == 0)
-        let noReader = try run(["extract", Self.smallClip.path, "-o", fifo.path], timeout: 20)
+        let noReader = try run(["extract", Self.smallClip.path, "-o", fifo.path])
         #expect(noReader.status == 1 && noReader.stderr.contains("no reader") && fileType(fifo.path) == S_IFIFO)
         let empty = folder.appendingPathComponent("empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         let full = try run(["caption", empty.path, "--report", "/dev/full"])
         #expect(full.status == 1 && full.stderr.contains("no space left") && fileType("/dev/full") == S_IFCHR)
-        let report = try run(["caption", empty.path, "--report", fifo.path], timeout: 20)
+        let report = try run(["caption", empty.path, "--report", fifo.path])
         #expect(report.status == 1 && fileType(fifo.path) == S_IFIFO)
         // A link as the report: its target is written, the link stays.
         let target = folder.appendingPathComponent("real.html")
@@ -164,15 +164,15 @@ import Testing
         try copyFixture("librivox-0880.mkv", to: folder)
 
         for model in ["lying", "random", "truncated", "fifo"] {
-            let result = try run(["caption", folder.path, "--model", models.appendingPathComponent("ggml-\(model).bin").path], timeout: 30)
+            let result = try run(["caption", folder.path, "--model", models.appendingPathComponent("ggml-\(model).bin").path])
             #expect(result.status == 1 && result.stderr.contains("is not usable"), "\(model): \(result.stderr)")
             #expect(result.peakMegabytes < 120, "\(model): \(result.peakMegabytes) MB")
         }
         var env = Self.environment
         env["CAPFORGE_MODELS"] = models.path
-        let listed = try MeasuredRun.run(["models", "list"], environment: env, timeout: 30)
+        let listed = try MeasuredRun.run(["models", "list"], environment: env)
         #expect(listed.status == 0 && listed.stdout.components(separatedBy: "BROKEN").count == 5, "\(listed.stdout)")
-        let batch = try MeasuredRun.run(["caption", folder.path, "--formats", "srt"], environment: env, timeout: 120)
+        let batch = try MeasuredRun.run(["caption", folder.path, "--formats", "srt"], environment: env)
         #expect(batch.signal == nil && batch.status == 0, "\(batch.stderr)")
         #expect(batch.stderr.components(separatedBy: "warning: ignoring the Whisper model").count == 5)
         #expect(batch.stdout.contains("2 captioned"))
@@ -200,14 +200,14 @@ import Testing
             ("no formats", ["--formats", ",,,"], "at least one"),
         ]
         for (name, arguments, message) in cases {
-            let result = try run(["caption", folder.path, "--model", Self.tinyModel] + arguments, timeout: 30)
+            let result = try run(["caption", folder.path, "--model", Self.tinyModel, "--json"] + arguments)
             #expect(result.status != 0 && result.stderr.contains(message), "\(name): \(result.stderr)")
-            #expect(result.seconds < 20, "\(name) took \(result.seconds) s: refused only after transcribing?")
+            #expect(!result.stdout.contains("\"event\":\"chunk\""), "\(name): refused only after transcribing")
         }
         for (field, value) in [("maxCharactersPerLine", "9223372036854775807"), ("minDuration", "1e300"), ("maxDuration", "1e300")] {
             let profile = folder.appendingPathComponent("\(field).json")
             try "{\"\(field)\": \(value)}".write(to: profile, atomically: true, encoding: .utf8)
-            let result = try run(["caption", folder.path, "--model", Self.tinyModel, "--profile", profile.path], timeout: 30)
+            let result = try run(["caption", folder.path, "--model", Self.tinyModel, "--profile", profile.path])
             #expect(result.status == 2 && result.stderr.contains(field), "\(field): \(result.stderr)")
         }
         #expect(listing(folder).allSatisfy { !$0.hasSuffix(".srt") }, "nothing was transcribed")
@@ -221,17 +221,17 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let lying = folder.appendingPathComponent("onehz.wav")
         try wav(sampleRate: 1, channels: 1, seconds: 9).write(to: lying)
-        let extract = try run(["extract", lying.path, "-o", folder.appendingPathComponent("out.f32").path], timeout: 30)
+        let extract = try run(["extract", lying.path, "-o", folder.appendingPathComponent("out.f32").path])
         #expect(extract.status == 1 && extract.stderr.contains("sample rate of 1 Hz"))
         #expect(extract.peakMegabytes < 120, "\(extract.peakMegabytes) MB")
-        let caption = try run(["caption", lying.path, "--model", Self.tinyModel, "--formats", "srt"], timeout: 30)
+        let caption = try run(["caption", lying.path, "--model", Self.tinyModel, "--formats", "srt"])
         #expect(caption.status == 1 && caption.stdout.contains("sample rate of 1 Hz"))
         #expect(caption.peakMegabytes < 150, "\(caption.peakMegabytes) MB")
         #expect(hiddenTemporaries(folder).isEmpty && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.f32").path))
         // Many unnamed channels (a multitrack recording) are mixed, not refused.
         let multitrack = folder.appendingPathComponent("tracks.wav")
         try wav(sampleRate: 16_000, channels: 64, seconds: 1).write(to: multitrack)
-        let mixed = try run(["extract", multitrack.path, "-o", folder.appendingPathComponent("mix.f32").path], timeout: 30)
+        let mixed = try run(["extract", multitrack.path, "-o", folder.appendingPathComponent("mix.f32").path])
         #expect(mixed.status == 0 && mixed.stderr.contains("16000 samples"), "\(mixed.stderr)")
     }
 
@@ -260,10 +260,9 @@ import Testing
         for (name, text, warning) in cases {
             let script = folder.appendingPathComponent("\(name).ass")
             try (header + "Dialogue: 0,0:00:00.00,0:00:03.00,Default,,0,0,0,,\(text)\n").write(to: script, atomically: true, encoding: .utf8)
-            let result = try run(["burn", Self.smallClip.path, "--subs", script.path, "-o", folder.appendingPathComponent("\(name).mp4").path], timeout: 60)
+            let result = try run(["burn", Self.smallClip.path, "--subs", script.path, "-o", folder.appendingPathComponent("\(name).mp4").path])
             #expect(result.status == 0 && result.stderr.contains(warning), "\(name): \(result.stderr)")
             #expect(result.peakMegabytes < 200, "\(name): \(result.peakMegabytes) MB")
-            #expect(result.seconds < 30, "\(name): \(result.seconds) s")
         }
     }
 
@@ -287,14 +286,14 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("linked").path, withDestinationPath: external.path)
         try copyFixture("startoffset.mp4", to: folder, as: "evil\u{1B}[2J\u{202E}name.mp4")
 
-        let dry = try run(["caption", folder.path, "--model", Self.tinyModel, "--dry-run"], timeout: 60)
+        let dry = try run(["caption", folder.path, "--model", Self.tinyModel, "--dry-run"])
         let lines = dry.stdout.split(separator: "\n").filter { $0.contains(", language ") }
         #expect(lines.count == 4, "both spellings, the linked folder's file and the odd name, each once: \(dry.stdout)")
         #expect(dry.stdout.contains("linked/librivox-0880.mkv"))
         #expect(dry.status == 1 && dry.stderr.contains("dangling.mp4: a link to a file that does not exist"))
         #expect(!dry.output.contains("\u{1B}[2J") && dry.stdout.contains("evil\\u{1B}[2J\\u{202E}name.mp4"))
         // A symlink named directly is the file it points to.
-        let direct = try run(["caption", sub.appendingPathComponent("again.mp4").path, "--model", Self.tinyModel, "--dry-run"], timeout: 60)
+        let direct = try run(["caption", sub.appendingPathComponent("again.mp4").path, "--model", Self.tinyModel, "--dry-run"])
         #expect(direct.status == 0 && direct.stdout.contains("again.mp4: 0:"), "\(direct.output)")
     }
 
@@ -317,7 +316,7 @@ import Testing
         close(out)
         close(fd)
         close(start)
-        let result = try run(["caption", folder.path, "--model", Self.tinyModel, "--formats", "srt"], timeout: 60)
+        let result = try run(["caption", folder.path, "--model", Self.tinyModel, "--formats", "srt"])
         #expect(result.status == 1 && result.stdout.contains("1 failed") && result.stdout.contains("longer than the system allows"), "\(result.output)")
     }
 
@@ -326,9 +325,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let fifo = folder.appendingPathComponent("subs.srt")
         #expect(mkfifo(fifo.path, 0o644) == 0)
-        let burn = try run(["burn", Self.smallClip.path, "--subs", fifo.path, "-o", folder.appendingPathComponent("o.mp4").path], timeout: 20)
+        let burn = try run(["burn", Self.smallClip.path, "--subs", fifo.path, "-o", folder.appendingPathComponent("o.mp4").path])
         #expect(burn.status == 1 && burn.stderr.contains("is a FIFO, not a regular file"), "\(burn.stderr)")
-        let lint = try run(["lint", folder.path], timeout: 20)
+        let lint = try run(["lint", folder.path])
         #expect(lint.status != 0 && lint.stderr.contains("is a folder"), "\(lint.stderr)")
     }
 
@@ -396,10 +395,10 @@ import Testing
         var env = Self.environment
         env["CAPFORGE_MODELS"] = models.path
         let arguments = ["caption", CLI.fixtures.appendingPathComponent("korean.mp4").path, "--out", out.path, "--lang", "ko", "--formats", "srt"]
-        let damaged = try MeasuredRun.run(arguments, environment: env, timeout: 120)
+        let damaged = try MeasuredRun.run(arguments, environment: env)
         #expect(damaged.signal == nil && damaged.status == 1 && damaged.stdout.contains("1 failed") && damaged.stdout.contains("Vosk could not load it"), "\(damaged.output)")
         try acoustic.write(to: model.appendingPathComponent("am/final.mdl"))
-        let repaired = try MeasuredRun.run(arguments, environment: env, timeout: 120)
+        let repaired = try MeasuredRun.run(arguments, environment: env)
         #expect(repaired.status == 0 && repaired.stdout.contains("1 captioned"), "\(repaired.output)")
     }
 
@@ -414,7 +413,7 @@ import Testing
         defer { _ = try? runTool("/bin/umount", [folder.path]) }
         try copyFixture("startoffset.mp4", to: folder)
         try mount(["-o", "remount,ro", folder.path])
-        let result = try run(["caption", folder.path, "--model", Self.tinyModel, "--formats", "srt"], timeout: 60)
+        let result = try run(["caption", folder.path, "--model", Self.tinyModel, "--formats", "srt"])
         #expect(result.status == 1 && result.stdout.contains("Read-only file system; choose a writable place (for captions: --out DIR)"), "\(result.output)")
     }
 }

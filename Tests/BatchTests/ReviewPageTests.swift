@@ -7,7 +7,7 @@ import Testing
 /// The review page (`--report`) of a real run: a player per file pointing at the input, the
 /// cue list with the captions' text, a timeline with an axis and the warnings at their moment,
 /// every warning of the run, links to every output, and the batch totals.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(30)))
 struct ReviewPageTests {
     static let chromium = FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
 

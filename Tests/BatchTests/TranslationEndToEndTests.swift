@@ -6,7 +6,7 @@ import Testing
 
 /// `--translate` through the real tool: Whisper base's translate task on the Spanish track of a
 /// fixture, named and tagged as English with its source said, and the basic tier refusing.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(30)))
 struct TranslationEndToEndTests {
     @Test func spanishSpeechGetsEnglishCaptionsThatSayTheyAreATranslation() throws {
         let folder = try scratchFolder("translate")

@@ -3,7 +3,8 @@ import Foundation
 import Speech
 import Testing
 
-@Suite struct ChunkedTranscriberTests {
+// The limit is a hang guard (engines here hang until a deadline stops them), not a speed check.
+@Suite(.timeLimit(.minutes(10))) struct ChunkedTranscriberTests {
     /// Three chunks of "speech" separated by long pauses.
     let audio = burstAudio(seconds: 100, bursts: [(2, 12), (40, 50), (80, 90)])
     let english = TierPlan(language: .english, mode: .modern, basicFallback: true)
@@ -37,23 +38,20 @@ import Testing
     }
 
     /// `audio` through a modern engine that behaves per call as told, under deadlines of 0.2 s
-    /// (`firstCall` before its first chunk), with a basic tier to fall back to; and the seconds taken.
-    func underTightDeadlines(firstCall: Double, _ behaviour: @escaping (Int) -> ToneEngine.Behaviour) throws -> (Transcript, Double) {
+    /// (`firstCall` before its first chunk), with a basic tier to fall back to.
+    func underTightDeadlines(firstCall: Double, _ behaviour: @escaping (Int) -> ToneEngine.Behaviour) throws -> Transcript {
         let modern = ToneEngine(engine: "whisper", tier: .modern, languages: [.english])
         modern.behaviour = behaviour
         var options = TranscriptionOptions()
         options.minimumDeadline = 0.2
         options.firstCallDeadline = firstCall
         options.deadlineFactor = 0.01
-        let started = Date()
-        let t = try transcriber(modern, ToneEngine(engine: "pocketsphinx", tier: .basic, languages: [.english]), options: options)
+        return try transcriber(modern, ToneEngine(engine: "pocketsphinx", tier: .basic, languages: [.english]), options: options)
             .transcribe(audio, plan: english)
-        return (t, Date().timeIntervalSince(started))
     }
 
     @Test func aTimedOutChunkFallsBack() throws {
-        let (t, seconds) = try underTightDeadlines(firstCall: 0.2) { $0 == 0 ? .hangUntilCancelled : .recognise }
-        #expect(seconds < 5)
+        let t = try underTightDeadlines(firstCall: 0.2) { $0 == 0 ? .hangUntilCancelled : .recognise }
         #expect(t.chunks.map(\.tier) == [.basic, .modern, .modern])
     }
 
@@ -61,10 +59,9 @@ import Testing
     /// first call has the start-up allowance, and later ones the time it was measured to need,
     /// so nothing falls back. A hang after that is still caught.
     @Test func aSlowEngineIsNotMistakenForAStuckOne() throws {
-        let (t, seconds) = try underTightDeadlines(firstCall: 1.5) { $0 == 2 ? .hangUntilCancelled : .slow(seconds: 0.4) }
+        let t = try underTightDeadlines(firstCall: 1.5) { $0 == 2 ? .hangUntilCancelled : .slow(seconds: 0.4) }
         #expect(t.chunks.map(\.tier) == [.modern, .modern, .basic], "\(t.chunks)")
         #expect(t.chunks[2].error?.contains("deadline") == true)
-        #expect(seconds < 5)
     }
 
     @Test func everyTierFailingIsRecordedWithItsSpan() throws {

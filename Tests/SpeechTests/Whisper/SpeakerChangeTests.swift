@@ -9,7 +9,7 @@ import TestSupport
 /// other (a region boundary there used to cut the second speaker's first words). The limit
 /// catches a hang: alone the test takes about 10 s, but beside the suite's other Whisper runs on
 /// two AVX2-only cores it took more than 3 minutes.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.serialized, .timeLimit(.minutes(30)))
 struct SpeakerChangeTests {
     /// `audio` without the quiet before its first and after its last 20 ms frame above -45 dBFS.
     func trimmed(_ audio: MonoAudio) -> [Float] {
