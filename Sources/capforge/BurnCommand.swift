@@ -27,7 +27,12 @@ let burnCommand = Subcommand(
     }
     let subtitles = try args.value("subs").map { URL(fileURLWithPath: $0) } ?? captionsMadeByCapforge(for: video, language: args.value("lang"))
     let language = Language(subtitles.deletingPathExtension().pathExtension)
-    let styleSheet = try StyleSheet.load(named: args.value("style") ?? StyleSheet.defaultName)
+    let styleSheet: StyleSheet
+    do {
+        styleSheet = try StyleSheet.load(named: args.value("style") ?? StyleSheet.defaultName)
+    } catch {
+        throw asUsageError(error, args)
+    }
     let script: ASSDocument
     if SubtitleFormat(fileExtension: subtitles.pathExtension) == .ass {
         script = try SubtitleReader.script(fileAt: subtitles)

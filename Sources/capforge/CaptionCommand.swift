@@ -94,15 +94,9 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
             return format
         }
     }
-    if let profile = args.value("profile") {
-        do {
-            if let fixed = try Lint.profile(named: profile) {
-                settings.profile = fixed
-                settings.profileForEveryLanguage = true
-            }
-        } catch {
-            throw UsageError.invalidValue(option: "profile", value: profile, reason: "\(error)")
-        }
+    if let fixed = try profileOption(args) {
+        settings.profile = fixed
+        settings.profileForEveryLanguage = true
     }
     if let style = args.value("style") { settings.style = style }
     if let vocab = args.value("vocab") {
@@ -178,8 +172,13 @@ func loadEngines(_ args: ParsedArguments, settings: BatchSettings, store: ModelS
         WhisperLibrary.setLogHandler(nil)
     }
     let options = WhisperOptions(preciseTiming: settings.preciseTiming, beamSize: settings.beamSize, initialPrompt: settings.glossary.prompt)
-    let engines = try InstalledEngines.discover(
-        store: store, whisperModel: args.value("model"), crossCheck: args.value("cross-check"), whisperOptions: options)
+    let engines: TierEngines
+    do {
+        engines = try InstalledEngines.discover(
+            store: store, whisperModel: args.value("model"), crossCheck: args.value("cross-check"), whisperOptions: options)
+    } catch {
+        throw asUsageError(error, args)
+    }
     for warning in startupWarnings(engines, store: store) { printError("capforge: warning: \(warning)") }
     return engines
 }
@@ -215,7 +214,12 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
 
     let store = ModelStore()
     let engines = try loadEngines(args, settings: settings, store: store)
-    let pipeline = try CaptionPipeline(settings: settings, engines: engines, calibration: MeasuredCalibration.table, layout: layout)
+    let pipeline: CaptionPipeline
+    do {
+        pipeline = try CaptionPipeline(settings: settings, engines: engines, calibration: MeasuredCalibration.table, layout: layout)
+    } catch {
+        throw asUsageError(error, args)
+    }
 
     if args.flag("dry-run") {
         print(DryRun.listing(inputs, pipeline: pipeline, force: args.flag("force")))

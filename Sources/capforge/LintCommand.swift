@@ -14,7 +14,7 @@ let lintCommand = Subcommand(
                   Option("list", value: "N", help: "list at most N violations and N warnings per file, counting the rest (default \(Lint.listLimit); 0: all)")],
         minPositionals: 1)
 ) { args in
-    let profile = try Lint.profile(named: args.value("profile") ?? CaptionProfile.automaticName)
+    let profile = try profileOption(args)
     let fps = try args.value("fps").map { text -> Double in
         guard let fps = Double(text), fps > 0 else { throw UsageError.invalidValue(option: "fps", value: text, reason: "a positive frame rate") }
         return fps

@@ -14,6 +14,10 @@ func topLevelHelp() -> String {
         Commands:
         \(list.joined(separator: "\n"))
 
+        Options:
+          -h, --help     show this list
+          -V, --version  show the version of capforge and of the libraries it uses
+
         Run 'capforge COMMAND --help' for a command's options.
         """
 }
