@@ -76,7 +76,7 @@ public enum HTMLReport {
             ("media", Format.duration(media)), ("speech", Format.duration(speech)), ("words", "\(words)"),
             ("basic tier", Format.percent(wordWeighted(\.basicShare))), ("low confidence", Format.percent(wordWeighted(\.lowConfidenceShare))),
             ("rule breaks", "\(results.compactMap(\.violations).reduce(0, +))"), ("time taken", Format.seconds(seconds)),
-            ("real-time factor", media > 0 && seconds > 0 ? String(format: "%.2f× (%.0f× faster than real time)", seconds / media, media / seconds) : "-"),
+            ("real-time factor", Format.realTimeFactor(taken: seconds, media: media)),
         ]
         return "<ul class=\"totals\">" + items.map { "<li>\(escape($0.0))<b>\(escape($0.1))</b></li>" }.joined() + "</ul>\n"
     }

@@ -264,6 +264,18 @@ public enum Format {
         String(format: "%.1f s", value)
     }
 
+    /// Time taken against the media's length, said the way round it is: "2.0× the media's length
+    /// (slower than real time)" or "0.25× the media's length (4.0× faster than real time)"; a
+    /// single "faster" figure read "0× faster" for a run slower than real time.
+    static func realTimeFactor(taken: Double, media: Double) -> String {
+        guard taken > 0, media > 0 else { return "-" }
+        let factor = taken / media
+        let lengths = String(format: factor < 0.1 ? "%.3f× the media's length" : "%.2f× the media's length", factor)
+        if factor >= 0.995 && factor < 1.005 { return lengths + " (real time)" }
+        if factor > 1 { return lengths + " (slower than real time)" }
+        return lengths + String(format: media / taken < 10 ? " (%.1f× faster than real time)" : " (%.0f× faster than real time)", media / taken)
+    }
+
     /// At most `limit` characters, keeping the end (a file's name matters more than its folders).
     public static func shortened(_ text: String, to limit: Int) -> String {
         text.count <= limit ? text : "…" + text.suffix(limit - 1)

@@ -72,4 +72,16 @@ import Testing
         #expect(some.contains("not finished: 12 file(s): talks/1.mp4, talks/2.mp4") && some.contains("talks/10.mp4, …"))
         #expect(!Summary.table([done], interrupted: false, seconds: 3).contains("not finished"))
     }
+
+    /// The review page said "2.01× (0× faster than real time)" for a run slower than real time.
+    @Test func theRealTimeFactorSaysWhichWayRound() {
+        #expect(Format.realTimeFactor(taken: 26, media: 12.92) == "2.01× the media's length (slower than real time)")
+        #expect(Format.realTimeFactor(taken: 10, media: 40) == "0.25× the media's length (4.0× faster than real time)")
+        #expect(Format.realTimeFactor(taken: 3, media: 600) == "0.005× the media's length (200× faster than real time)")
+        #expect(Format.realTimeFactor(taken: 30, media: 30) == "1.00× the media's length (real time)")
+        #expect(Format.realTimeFactor(taken: 3, media: 0) == "-")
+        var result = FileResult(relativePath: "a.mp4", path: "/a.mp4", status: .done, seconds: 26)
+        result.duration = 12.92
+        #expect(HTMLReport.render([result]).contains("2.01× the media&#39;s length (slower than real time)"))
+    }
 }
