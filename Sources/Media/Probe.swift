@@ -35,6 +35,15 @@ public struct VideoStreamInfo: Codable, Sendable, Equatable {
     /// Clockwise degrees a player turns the picture (display-matrix side data): 0, 90, 180, 270.
     public var rotation: Int
 
+    /// The rotation with its convention, since tools disagree on the number: ffprobe prints the
+    /// display matrix's counter-clockwise angle (90 where this is 270).
+    public var rotationDescription: String {
+        guard rotation != 0 else { return "no rotation" }
+        let counterClockwise = (360 - rotation) % 360
+        return "rotation \(rotation)° clockwise to display, shown \(displayWidth)x\(displayHeight)"
+            + " (the display matrix's \(counterClockwise)° counter-clockwise: ffprobe says rotation=\(counterClockwise))"
+    }
+
     /// The picture as players show it (width and height swap for a quarter turn); captions are
     /// laid out for this size.
     public var displayWidth: Int { rotation % 180 == 0 ? width : height }

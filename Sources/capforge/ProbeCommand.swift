@@ -34,7 +34,7 @@ private func describe(_ probe: MediaProbe) -> String {
     if probe.durationClaim.isContradicted { lines.append("  warning: \(probe.durationClaim)") }
     if let v = probe.video {
         let fps = v.frameRate.map { String(format: "%.3f fps", $0) } ?? "unknown rate"
-        lines.append("  video #\(v.index): \(v.codec) \(v.width)x\(v.height), \(fps), rotation \(v.rotation)°")
+        lines.append("  video #\(v.index): \(v.codec) \(v.width)x\(v.height), \(fps), \(v.rotationDescription)")
     } else {
         lines.append("  video: none")
     }

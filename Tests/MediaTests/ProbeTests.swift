@@ -25,6 +25,11 @@ import Testing
         let rotated = try MediaProbe(path: Fixtures.path("no-audio.mp4"))
         #expect(rotated.audioStreams.isEmpty)
         #expect(rotated.video?.rotation == 270)
+        // ffprobe's number is the other way round (90 here): the description says both and which way.
+        let theirs = String(decoding: try Tool.run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream_side_data=rotation",
+                                                                   "-of", "csv=p=0", Fixtures.path("no-audio.mp4")]), as: UTF8.self)
+        #expect(theirs.trimmingCharacters(in: .whitespacesAndNewlines) == "90")
+        #expect(rotated.video?.rotationDescription == "rotation 270° clockwise to display, shown 180x320 (the display matrix's 90° counter-clockwise: ffprobe says rotation=90)")
         let rate = String(decoding: try Tool.run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=avg_frame_rate",
                                                                  "-of", "csv=p=0", Fixtures.path("librivox.mp4")]), as: UTF8.self)
         let parts = rate.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "/").compactMap { Double($0) }
