@@ -37,8 +37,9 @@ public enum CaptionFiles {
     public static func track(from url: URL, language fallback: Language?, title: String?) throws -> SubtitleTrack {
         let named = Language(url.deletingPathExtension().pathExtension)
         let language = named ?? fallback
-        let tier = CaptionProvenance.tier(ofCaptionsAt: url)
-        let title = title ?? (tier != nil ? SubtitleTrack.title(language: language, tier: tier) : language?.name ?? url.deletingPathExtension().lastPathComponent)
+        let made = CaptionProvenance.of(captionsAt: url)
+        let title = title ?? made.map { SubtitleTrack.title(language: language, tier: $0.tier, translatedFrom: $0.translatedFrom) }
+            ?? language?.name ?? url.deletingPathExtension().lastPathComponent
         do {
             switch SubtitleFormat(fileExtension: url.pathExtension) {
             case .ass:

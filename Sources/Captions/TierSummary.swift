@@ -4,13 +4,14 @@ import Foundation
 /// Where the words came from, stated the same way in every format that can carry a comment.
 struct TierSummary {
     static let tierLabel = "Recognition tier: "
+    static let translatedLabel = "Translated from "
 
     let transcript: Transcript
 
     var lines: [String] {
         var lines = [Self.tierLabel + transcript.tier.rawValue]
         if let source = transcript.translatedFrom {
-            lines.append("Translated from \(source.name) (\(source.code)) by Whisper's translate task: the words are English, not what was said")
+            lines.append(Self.translatedLabel + "\(source.name) (\(source.code)) by Whisper's translate task: the words are English, not what was said")
         }
         for engine in transcript.engines {
             var line = "Engine: \(engine.engine) (\(engine.tier.rawValue) tier), model \(engine.model)"
