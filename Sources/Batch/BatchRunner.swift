@@ -40,6 +40,7 @@ public struct BatchRunner {
         let protected = Set(inputs.compactMap { FileID(path: $0.url.path) })
         var swept = Set<URL>()
         let speedVariant = SpeedHistory.variant(of: pipeline.settings)
+        let speedFolder = UserState.folder()
         for (index, input) in inputs.enumerated() {
             if cancellation.isCancelled || state.interrupted { state.interrupted = true; break }
             state.emit(.fileStarted(index: index, total: inputs.count, input: input, duration: durations[index]))
@@ -67,11 +68,10 @@ public struct BatchRunner {
                 state.interrupted = true
                 break
             }
-            let stateFolder = pipeline.layout.stateFolder(for: input)
             let finish: @Sendable () -> Void = { [pipeline] in
                 do {
                     state.finish(index, try pipeline.finish(prepared, cancellation: cancellation, emit: state.emit),
-                                 history: (stateFolder, speedVariant))
+                                 history: (speedFolder, speedVariant))
                 } catch {
                     state.interrupted = true
                 }
@@ -116,7 +116,7 @@ private final class RunState: @unchecked Sendable {
         lock.withLock { sink(event) }
     }
 
-    /// `history`: the state folder whose speed history the file's time goes to, and the way it
+    /// `history`: the folder whose speed history the file's time goes to, and the way it
     /// was recognised; nil for a file not recognised now.
     func finish(_ index: Int, _ result: FileResult, history speed: (stateFolder: URL, variant: String)?) {
         lock.withLock {

@@ -107,7 +107,7 @@ public final class CaptionPipeline: Sendable {
             result.language = plan.language
             // A file without speech has no language to be wrong about.
             if source == .fallback, !speech.isEmpty {
-                let why = engines.modern.contains { $0.supportedLanguages.count > 1 }
+                let why = engines.languageDetector != nil
                     ? "detection found no supported language it was sure of"
                     : "no multilingual Whisper model is installed to detect it"
                 result.warnings.append("the spoken language was not verified: English assumed (\(why)); pass --lang CODE if it is not English")
@@ -402,7 +402,7 @@ public final class CaptionPipeline: Sendable {
 
     /// Whisper's vote over three windows of speech, else English.
     private func detectedLanguage(audio: any AudioSource, speech: [SpeechRegion]) throws -> (Language, BatchEvent.LanguageSource) {
-        if let detector = engines.modern.first(where: { $0.supportedLanguages.count > 1 }) as? LanguageDetector {
+        if let detector = engines.languageDetector {
             let windows = try LanguageVote.windows(of: audio, regions: speech)
             let guesses = try windows.compactMap { try detector.detectLanguage($0) }
             if let winner = LanguageVote.winner(guesses), (try? resolver.resolve(winner.language)) != nil {

@@ -14,6 +14,7 @@ public enum DryRun {
         // Without history, each model is timed once on the first of its files.
         var probes: [String: SpeedProbe?] = [:]
         var probed: [String] = []
+        let history = SpeedHistory.load(stateFolder: UserState.folder())
         for input in inputs {
             guard let probe = try? MediaProbe(path: input.url.path) else {
                 lines.append("\(Format.terminalSafe(input.relativePath)): cannot be read")
@@ -42,9 +43,15 @@ public enum DryRun {
                     failsAtOnce = true
                 }
             } else {
-                (language, tier) = ("auto", "decided after detection")
+                // Priced as what the run falls back to, plus the language vote: most files have
+                // untagged audio, and pricing them at default speeds was ten times low.
+                let assumed = try? pipeline.resolver.resolve(.english, preference: pipeline.settings.tier)
+                plan = assumed
+                let model = assumed.flatMap(pipeline.modelLabel).map { " (\($0))" } ?? ""
+                (language, tier) = pipeline.engines.languageDetector == nil
+                    ? ("auto", "English assumed: no multilingual model is installed to detect it" + model)
+                    : ("auto", "decided after detection, priced as English" + model)
             }
-            let history = SpeedHistory.load(stateFolder: pipeline.layout.stateFolder(for: input))
             // What there is to hear: audio that starts hours in is not hours of work.
             let audioSeconds = probe.audioSeconds(pipeline.knownLanguage(probe).stream) ?? 0
             var (single, measured) = history.estimate(plan?.mode ?? .modern, crossChecked: plan.map(pipeline.isCrossChecked) ?? false,
@@ -53,9 +60,13 @@ public enum DryRun {
             anyMeasured = anyMeasured || measured
             if !measured, let plan, plan.mode != .arbitrate, !pipeline.isCrossChecked(plan),
                let engine = pipeline.engines.engine(plan.mode == .basic ? .basic : .modern, for: plan.language) {
+                let detector = requested == nil ? pipeline.engines.languageDetector : nil
+                // A model timed with and without the language vote are two probes.
                 let name = engine.identity.model
+                    + ((detector as? any SpeechEngine).map { " with \($0.identity.model)'s language vote" } ?? "")
                 if probes[name] == nil {
-                    probes[name] = try? SpeedProbe.measure(engine: engine, language: plan.language, file: input.url, selection: pipeline.knownLanguage(probe).stream)
+                    probes[name] = try? SpeedProbe.measure(engine: engine, language: plan.language, file: input.url,
+                                                           selection: pipeline.knownLanguage(probe).stream, detector: detector)
                     if let timed = probes[name] ?? nil {
                         total += timed.load
                         probed.append(name)

@@ -3,7 +3,8 @@ import Foundation
 import Speech
 
 /// Measured processing speed per way of recognising (seconds of work per second of media),
-/// kept in the state folder so `--dry-run` estimates come from this machine's own history.
+/// kept in the user's state on this machine (`UserState`), whatever the output folder, so
+/// `--dry-run` estimates come from this machine's own history.
 public struct SpeedHistory: Codable, Sendable {
     /// By `key(_:crossChecked:variant:model:)`: each run counts under its way of recognising,
     /// and under that way with its model.

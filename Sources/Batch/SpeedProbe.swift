@@ -4,14 +4,17 @@ import Media
 import Speech
 
 /// Before a machine has any history, the dry run times the engine itself: 30 s of the first
-/// file heard twice (the first time loads the model), and the extraction of those 30 s.
+/// file heard twice (the first time loads the model), and the extraction of those 30 s; for a
+/// file whose language is left to detection, the detecting model's vote on them too.
 struct SpeedProbe {
-    /// Seconds to load the model, once a run.
+    /// Seconds to load the models, once a run.
     let load: Double
     /// Seconds for one 30 s window.
     let window: Double
     /// Seconds of extraction (and the speech detector) per second of media.
     let extraction: Double
+    /// Seconds for one window of language detection; nil when no detection was timed.
+    var detection: Double? = nil
 
     static let clipSeconds = 30.0
 
@@ -27,7 +30,8 @@ struct SpeedProbe {
 
     private struct Enough: Error {}
 
-    static func measure(engine: any SpeechEngine, language: Language, file: URL, selection: AudioStreamSelection) throws -> SpeedProbe {
+    static func measure(engine: any SpeechEngine, language: Language, file: URL, selection: AudioStreamSelection,
+                        detector: (any LanguageDetector)? = nil) throws -> SpeedProbe {
         var samples: [Float] = []
         let wanted = Int(Self.clipSeconds) * MonoAudio.sampleRate
         let clock = ContinuousClock()
@@ -45,7 +49,19 @@ struct SpeedProbe {
         let second = clock.now
         _ = try engine.transcribe(audio, language: language, cancellation: Cancellation())
         let window = (clock.now - second) / .seconds(1)
-        return SpeedProbe(load: max(0, (second - first) / .seconds(1) - window), window: window, extraction: extracted / max(audio.duration, 1))
+        var load = max(0, (second - first) / .seconds(1) - window)
+        var detection: Double?
+        if let detector {
+            // Twice as well: the detector may be another model, loaded by its first vote.
+            let first = clock.now
+            _ = try detector.detectLanguage(audio)
+            let second = clock.now
+            _ = try detector.detectLanguage(audio)
+            let vote = (clock.now - second) / .seconds(1)
+            load += max(0, (second - first) / .seconds(1) - vote)
+            detection = vote
+        }
+        return SpeedProbe(load: load, window: window, extraction: extracted / max(audio.duration, 1), detection: detection)
     }
 
     /// Seconds of work for a file of `duration` seconds (the model's load not included), heard
@@ -54,6 +70,13 @@ struct SpeedProbe {
         // The basic tier hears the audio straight through; Whisper pays a window at a time.
         let windows = basic ? duration / Self.clipSeconds
             : duration <= Self.clipSeconds ? 1 : duration / Self.clipSeconds * Self.windowsPerThirtySeconds(options)
-        return windows * window + duration * extraction
+        return windows * window + duration * extraction + detectionEstimate(duration: duration)
+    }
+
+    /// The language vote's windows for a file of `duration` seconds, priced as if it all were
+    /// speech (the dry run has not listened to it).
+    private func detectionEstimate(duration: Double) -> Double {
+        guard let detection else { return 0 }
+        return Double(LanguageVote.centres(of: [SpeechRegion(start: 0, end: duration)]).count) * detection
     }
 }

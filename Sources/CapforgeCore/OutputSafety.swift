@@ -235,9 +235,7 @@ public struct OutputLedger: Sendable, Equatable {
     /// The user's ledger, for outputs written outside a batch tree (`burn`, `extract`, `--report`):
     /// `$XDG_STATE_HOME/capforge/outputs`, else `~/.local/state/capforge/outputs`.
     public static func user(environment: [String: String] = ProcessInfo.processInfo.environment) -> OutputLedger {
-        let stateHome = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".local/state")
-        return OutputLedger(folder: stateHome.appendingPathComponent("capforge/outputs"))
+        OutputLedger(folder: UserState.folder(environment: environment).appendingPathComponent("outputs"))
     }
 
     /// The ledgers that may know a file at `url`: the user's, and the batch trees above it.
@@ -281,5 +279,15 @@ public struct OutputLedger: Sendable, Equatable {
 
     func record(_ path: String, identity: WrittenFile, kind: OutputKind?) throws {
         try AtomicFile.write(try JSONEncoder().encode(Entry(path: path, file: identity, kind: kind)), to: entryURL(for: path), policy: .capforgeState)
+    }
+}
+
+/// Capforge's state for this user on this machine (the ledger of outputs written outside a batch
+/// tree, the speed history): `$XDG_STATE_HOME/capforge`, else `~/.local/state/capforge`.
+public enum UserState {
+    public static func folder(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let stateHome = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".local/state")
+        return stateHome.appendingPathComponent("capforge")
     }
 }

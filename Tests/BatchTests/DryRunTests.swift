@@ -84,7 +84,7 @@ import Testing
         try #require(try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", CLI.fixtures.appendingPathComponent("dual-language.mkv").path,
                                                     "-map", "0", "-c", "copy", "-disposition:a:0", "visual_impaired", "-disposition:a:1", "0", video.path]) == 0)
         let base = ["caption", video.path, "--model", CLI.models.appendingPathComponent("ggml-base.bin").path, "--tier", "modern", "--formats", "json"]
-        let dry = try CLI().run(base + ["--dry-run"], timeout: 60)
+        let dry = try CLI().run(base + ["--dry-run"], timeout: 600)
         #expect(dry.status == 0 && dry.stdout.contains("language es"), "\(dry.stdout)")
         let run = try CLI().run(base)
         #expect(run.status == 0, "\(run.stderr)")
@@ -97,14 +97,14 @@ import Testing
     /// takes, and the dry run names the model each file will run (and its cross-checker).
     @Test func modelsByNameAndTheModelEachFileWillRun() throws {
         let video = CLI.fixtures.appendingPathComponent("librivox.mp4").path
-        let tiny = try CLI().run(["caption", video, "--model", "tiny.en", "--dry-run"], timeout: 60)
+        let tiny = try CLI().run(["caption", video, "--model", "tiny.en", "--dry-run"], timeout: 600)
         #expect(tiny.status == 0 && tiny.stdout.contains("language en, tier modern (tiny.en), about"), "\(tiny.stdout)\(tiny.stderr)")
-        let checked = try CLI().run(["caption", video, "--model", "base", "--cross-check", "tiny.en", "--dry-run"], timeout: 60)
+        let checked = try CLI().run(["caption", video, "--model", "base", "--cross-check", "tiny.en", "--dry-run"], timeout: 600)
         #expect(checked.status == 0 && checked.stdout.contains("tier modern (base, cross-checked by tiny.en)"), "\(checked.stdout)\(checked.stderr)")
         // With base installed too, English goes to base unless tiny.en is named, and the list says so.
-        let listed = try CLI().run(["models", "list"], timeout: 60)
+        let listed = try CLI().run(["models", "list"], timeout: 600)
         #expect(listed.stdout.contains("used only when named (--model tiny.en)") && listed.stdout.contains("used for 99 languages, en,"), "\(listed.stdout)")
-        let unknown = try CLI().run(["caption", video, "--model", "tiny", "--dry-run"], timeout: 60)
+        let unknown = try CLI().run(["caption", video, "--model", "tiny", "--dry-run"], timeout: 600)
         #expect(unknown.status != 0 && unknown.stderr.contains("--model takes an installed Whisper model's name (base, tiny.en)"), "\(unknown.stderr)")
     }
 
@@ -123,11 +123,11 @@ import Testing
         for name in ["notes.pdf", "take1.dat", "take2.dat", "clip.mod", "reading.en.srt"] {
             try Data("x".utf8).write(to: folder.appendingPathComponent(name))
         }
-        let dry = try CLI().run(["caption", folder.path, "--dry-run"], timeout: 60)
+        let dry = try CLI().run(["caption", folder.path, "--dry-run"], timeout: 600)
         #expect(dry.stdout.contains("archive.mxf: 0:0") && dry.stdout.contains("reading.aiff: 0:0"), "\(dry.stdout)")
         #expect(dry.stdout.contains("2 file(s), estimated"))
         #expect(dry.stdout.contains("warning: 3 file(s) in the folders were not captioned, their extension is not one Capforge scans for (.dat 2, .mod 1); name a file to caption it, or add --include-ext dat,mod"), "\(dry.stdout)")
-        let included = try CLI().run(["caption", folder.path, "--dry-run", "--include-ext", ".DAT"], timeout: 60)
+        let included = try CLI().run(["caption", folder.path, "--dry-run", "--include-ext", ".DAT"], timeout: 600)
         #expect(included.stdout.contains("take1.dat: cannot be read") && included.stdout.contains("4 file(s), estimated"), "\(included.stdout)")
         #expect(included.stdout.contains("warning: 1 file(s) in the folders were not captioned") && included.stdout.contains("(.mod 1)"))
     }
@@ -139,9 +139,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         try copyFixture("librivox-0880.mkv", to: folder)
         #expect(try CLI().run(["caption", folder.path, "--formats", "srt"]).status == 0)
-        let dry = try CLI().run(["caption", folder.path, "--formats", "srt", "--dry-run"], timeout: 60)
+        let dry = try CLI().run(["caption", folder.path, "--formats", "srt", "--dry-run"], timeout: 600)
         #expect(dry.stdout.contains("(current: would be skipped)") && dry.stdout.contains("estimated 0:00 of work"), "\(dry.stdout)")
-        let forced = try CLI().run(["caption", folder.path, "--formats", "srt", "--dry-run", "--force"], timeout: 60)
+        let forced = try CLI().run(["caption", folder.path, "--formats", "srt", "--dry-run", "--force"], timeout: 600)
         #expect(forced.stdout.contains("(current, redone: --force)") && !forced.stdout.contains("would be skipped"), "\(forced.stdout)")
         #expect(!forced.stdout.contains("estimated 0:00 of work"), "\(forced.stdout)")
     }
@@ -149,21 +149,64 @@ import Testing
 
 /// Before any history, the dry run times the model itself on 30 s of the first of its files,
 /// and after a run it estimates from that run.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(20)))
 struct DryRunProbeTests {
+    /// A tool run with its own state (no history), and models limited to `models`.
+    func cli(state folder: URL, models: [String]? = nil) throws -> CLI {
+        var cli = CLI()
+        cli.environment["XDG_STATE_HOME"] = folder.appendingPathComponent("state").path
+        if let models {
+            let store = folder.appendingPathComponent("models")
+            try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+            let installed = try FileManager.default.contentsOfDirectory(atPath: CLI.models.path)
+            for name in models + installed.filter({ $0.contains("silero") }) {
+                try FileManager.default.createSymbolicLink(at: store.appendingPathComponent(name), withDestinationURL: CLI.models.appendingPathComponent(name))
+            }
+            cli.environment["CAPFORGE_MODELS"] = store.path
+        }
+        return cli
+    }
+
+    /// The history is the machine's: a run into one output folder prices a dry run into another.
     @Test func aColdDryRunTimesTheModelAndAWarmOneUsesTheHistory() throws {
         let folder = try scratchFolder("dry-run-probe")
         defer { try? FileManager.default.removeItem(at: folder) }
-        try copyFixture("librivox.mp4", to: folder)
-        try copyFixture("librivox-0870.mkv", to: folder)
+        let media = folder.appendingPathComponent("media")
+        try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
+        try copyFixture("librivox.mp4", to: media)
+        try copyFixture("librivox-0870.mkv", to: media)
+        let tool = try cli(state: folder)
         let options = ["--model", "tiny.en", "--formats", "srt"]
-        let cold = try CLI().run(["caption", folder.path, "--dry-run"] + options, timeout: 120)
+        // Hang guards only: a loaded machine may take minutes.
+        let cold = try tool.run(["caption", media.path, "--dry-run"] + options, timeout: 600)
         #expect(cold.status == 0 && cold.stdout.contains("(no history yet: tiny.en timed on 30 s of the first of its files)"), "\(cold.stdout)")
         #expect(!cold.stdout.contains("about 0.0 s"), "\(cold.stdout)")
-        #expect(listing(folder).allSatisfy { !$0.hasSuffix(".srt") }, "a dry run writes no captions")
-        #expect(try CLI().run(["caption", folder.path] + options).status == 0)
-        let warm = try CLI().run(["caption", folder.path, "--dry-run", "--force"] + options, timeout: 120)
+        #expect(listing(media).allSatisfy { !$0.hasSuffix(".srt") }, "a dry run writes no captions")
+        #expect(try tool.run(["caption", media.path, "--out", folder.appendingPathComponent("first").path] + options, timeout: 600).status == 0)
+        let warm = try tool.run(["caption", media.path, "--dry-run", "--out", folder.appendingPathComponent("second").path] + options, timeout: 600)
         #expect(warm.stdout.contains("(from this machine's history)"), "\(warm.stdout)")
+    }
+
+    /// Most real files have untagged audio: the dry run prices them as the run will go, the
+    /// language vote of the multilingual model timed with the model English then falls to, or,
+    /// with no model to vote, English as the run assumes it; never at default speeds.
+    @Test func untaggedAudioIsPricedWithTheLanguageVote() throws {
+        let folder = try scratchFolder("dry-run-untagged")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let media = folder.appendingPathComponent("media")
+        try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
+        for name in ["librivox.mp4", "librivox-0870.mkv"] {
+            try #require(try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", CLI.fixtures.appendingPathComponent(name).path, "-map", "0",
+                                                        "-c", "copy", "-metadata:s:a", "language=und", media.appendingPathComponent(name).path]) == 0)
+        }
+        let voted = try cli(state: folder.appendingPathComponent("voted"), models: ["ggml-base.bin"])
+            .run(["caption", media.path, "--dry-run", "--formats", "srt"], timeout: 600)
+        #expect(voted.status == 0 && voted.stdout.contains("language auto, tier decided after detection, priced as English (base)"), "\(voted.stdout)")
+        #expect(voted.stdout.contains("(no history yet: base with base's language vote timed on 30 s of the first of its files)"), "\(voted.stdout)")
+        let assumed = try cli(state: folder.appendingPathComponent("assumed"), models: ["ggml-tiny.en.bin"])
+            .run(["caption", media.path, "--dry-run", "--formats", "srt"], timeout: 600)
+        #expect(assumed.stdout.contains("English assumed: no multilingual model is installed to detect it (tiny.en)"), "\(assumed.stdout)")
+        #expect(assumed.stdout.contains("(no history yet: tiny.en timed on 30 s of the first of its files)"), "\(assumed.stdout)")
     }
 
     /// Whisper pays a whole window for a short file and, per 30 s of a long one, about 1.8
@@ -179,5 +222,9 @@ struct DryRunProbeTests {
         options.chunking = false
         #expect(abs(probe.estimate(duration: 300, basic: false, options: options) - (12 + 3)) < 1e-9)
         #expect(abs(probe.estimate(duration: 10, basic: false, options: options) - (1 + 0.1)) < 1e-9)
+        // The language vote hears up to three windows, one for a short file.
+        let voting = SpeedProbe(load: 0.5, window: 1.0, extraction: 0.01, detection: 0.25)
+        #expect(abs(voting.estimate(duration: 10, basic: false, options: options) - (1 + 0.1 + 0.25)) < 1e-9)
+        #expect(abs(voting.estimate(duration: 300, basic: false, options: options) - (12 + 3 + 0.75)) < 1e-9)
     }
 }

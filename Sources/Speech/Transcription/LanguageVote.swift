@@ -5,7 +5,17 @@ import CapforgeCore
 public enum LanguageVote {
     /// Up to three windows of `length` seconds centred at 15 %, 50 % and 85 % of the speech
     /// (measured in speech time, so long pauses do not pull the windows off the talking).
-    public static func windows(of audio: any AudioSource, regions: [SpeechRegion], length: Double = 30) throws -> [MonoAudio] {
+    public static func windows(of audio: any AudioSource, regions: [SpeechRegion], length: Double = windowSeconds) throws -> [MonoAudio] {
+        try centres(of: regions, length: length).map { centre in
+            let start = max(audio.startTime, min(centre - length / 2, audio.endTime - length))
+            return try audio.slice(from: start, to: start + length)
+        }
+    }
+
+    public static let windowSeconds = 30.0
+
+    /// Where the windows are centred; as many as `windows` hears (the dry run prices them).
+    public static func centres(of regions: [SpeechRegion], length: Double = windowSeconds) -> [Double] {
         let total = regions.reduce(0) { $0 + $1.duration }
         guard total > 0 else { return [] }
         var centres: [Double] = []
@@ -22,10 +32,7 @@ public enum LanguageVote {
         // Short files: windows that would overlap by more than half are one window.
         var kept: [Double] = []
         for centre in centres where kept.allSatisfy({ abs($0 - centre) >= length / 2 }) { kept.append(centre) }
-        return try kept.map { centre in
-            let start = max(audio.startTime, min(centre - length / 2, audio.endTime - length))
-            return try audio.slice(from: start, to: start + length)
-        }
+        return kept
     }
 
     /// The language with the highest summed probability across the windows' guesses.

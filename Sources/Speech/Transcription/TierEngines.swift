@@ -23,6 +23,11 @@ public struct TierEngines: Sendable {
         self.crossChecker = crossChecker
     }
 
+    /// The engine that detects a file's spoken language: the first multilingual modern model.
+    public var languageDetector: (any LanguageDetector)? {
+        modern.first { $0.supportedLanguages.count > 1 } as? any LanguageDetector
+    }
+
     /// The first engine of `tier` that supports `language`.
     public func engine(_ tier: Tier, for language: Language) -> (any SpeechEngine)? {
         (tier == .modern ? modern : basic).first { $0.supportedLanguages.contains(language) }
