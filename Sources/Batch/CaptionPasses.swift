@@ -79,7 +79,9 @@ extension CaptionPipeline {
         let ass = ASSWriter(cues: built.cues, transcript: transcript, video: video, style: style, lowConfidenceThreshold: settings.lowConfidence,
                             noticeText: settings.noticeText ?? QualityNotice.text(for: language))
         var outputs: [String] = []
-        for format in settings.formats {
+        // No SRT holds no cues that every parser takes (pysubs2's detection and webvtt-py refuse
+        // an empty file): none is written, and passWarnings says so. The other formats say it inside.
+        for format in settings.formats where !(format == .srt && built.cues.isEmpty) {
             let url = layout.subtitle(for: input, language: language, format: format)
             let writer: any SubtitleWriter
             switch format {
@@ -118,6 +120,10 @@ extension CaptionPipeline {
     func passWarnings(_ captions: WrittenCaptions, pass: CaptionPass, passes: Int) -> [String] {
         let transcript = captions.transcript
         var warnings: [String] = []
+        if captions.built.cues.isEmpty && settings.formats.contains(.srt) {
+            warnings.append("no speech was found: no SRT written (an SRT without cues is not valid for every reader); "
+                + "the other formats are written with no cues")
+        }
         let fellBack = transcript.chunks.filter { pass.plan.mode == .modern && $0.tier == .basic }
         if let first = fellBack.first {
             warnings.append("\(fellBack.count) of \(transcript.chunks.count) chunk(s) fell back to the basic tier (flagged as such): "

@@ -12,7 +12,8 @@ public struct WebVTTWriter: SubtitleWriter {
 
     public func render() -> String {
         // A NOTE may not contain "-->", which no summary line does.
-        var blocks = ["WEBVTT\n", "NOTE\n" + TierSummary(transcript: transcript).lines.joined(separator: "\n") + "\n"]
+        let noCues = cues.isEmpty ? ["No speech was found: this file has no cues"] : []
+        var blocks = ["WEBVTT\n", "NOTE\n" + (TierSummary(transcript: transcript).lines + noCues).joined(separator: "\n") + "\n"]
         for cue in cues {
             let timing = "\(Timecode.milliseconds(cue.start, mark: ".")) --> \(Timecode.milliseconds(cue.end, mark: "."))"
             blocks.append(timing + "\n" + cue.lines.map(escape).joined(separator: "\n") + "\n")

@@ -149,11 +149,15 @@ import Testing
         try copyFixture("silence-music.mkv", to: folder, as: "quiet.mkv")
         let before = try checksums(folder, state: false)
         let base = CLI.models.appendingPathComponent("ggml-base.bin").path
-        let result = try run(["caption", folder.path, "--model", base, "--translate", "--formats", "srt"], cap: 160)
+        let result = try run(["caption", folder.path, "--model", base, "--translate", "--formats", "srt,vtt"], cap: 160)
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("quiet.mkv: no speech was found, so --translate had nothing to translate"), "\(result.output)")
         #expect(!result.output.contains("the speech is English"))
+        // No 0-byte SRT, which pysubs2 and webvtt-py reject: none, said; a WebVTT that says why it is empty.
+        #expect(result.output.contains("no speech was found: no SRT written"), "\(result.output)")
         let after = try checksums(folder, state: false)
-        #expect(after["quiet.mkv"] == before["quiet.mkv"] && Set(after.keys) == ["quiet.mkv", "quiet.en.srt"])
+        #expect(after["quiet.mkv"] == before["quiet.mkv"] && Set(after.keys) == ["quiet.mkv", "quiet.en.vtt"])
+        let vtt = try String(contentsOf: folder.appendingPathComponent("quiet.en.vtt"), encoding: .utf8)
+        #expect(vtt.hasPrefix("WEBVTT\n") && vtt.contains("No speech was found") && !vtt.contains("-->"), "\(vtt)")
     }
 }

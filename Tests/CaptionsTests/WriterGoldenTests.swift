@@ -178,4 +178,14 @@ import Testing
         #expect(try String(contentsOf: url, encoding: .utf8) == SRTWriter(cues: Fixtures.mixedCues).render())
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["talk.en.srt"])
     }
+
+    /// A file without speech: a WebVTT header and a NOTE saying so, which reads back as no cues
+    /// (checked by hand with webvtt-py 0.5 and pysubs2 1.8, which take it).
+    @Test func webVTTWithoutCuesSaysNoSpeechWasFound() throws {
+        let text = WebVTTWriter(cues: [], transcript: Fixtures.modernTranscript).render()
+        #expect(text.hasPrefix("WEBVTT\n\nNOTE\n") && text.hasSuffix("No speech was found: this file has no cues\n"), "\(text)")
+        let read = try SubtitleReader.read(Data(text.utf8), format: .vtt)
+        #expect(read.cues.isEmpty)
+        #expect(!WebVTTWriter(cues: Fixtures.mixedCues, transcript: Fixtures.mixedTranscript).render().contains("No speech"))
+    }
 }
