@@ -180,7 +180,7 @@ import Testing
     }
 
     /// A file without speech: a WebVTT header and a NOTE saying so, which reads back as no cues
-    /// (checked by hand with webvtt-py 0.5 and pysubs2 1.8, which take it).
+    /// (checked by hand with webvtt-py 0.6.0 and pysubs2 1.8.1, which take it).
     @Test func webVTTWithoutCuesSaysNoSpeechWasFound() throws {
         let text = WebVTTWriter(cues: [], transcript: Fixtures.modernTranscript).render()
         #expect(text.hasPrefix("WEBVTT\n\nNOTE\n") && text.hasSuffix("No speech was found: this file has no cues\n"), "\(text)")
