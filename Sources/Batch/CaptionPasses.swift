@@ -70,11 +70,12 @@ extension CaptionPipeline {
     }
 
     /// Cues by the profile for the caption language, then every format, each file renamed into place.
-    func write(_ transcript: Transcript, of input: BatchInput, fps: Double?, video: VideoSize, policy: OutputPolicy) throws -> WrittenCaptions {
+    /// `mediaEnd`: where the media ends (`MediaProbe.mediaEnd`), which no cue passes.
+    func write(_ transcript: Transcript, of input: BatchInput, fps: Double?, video: VideoSize, mediaEnd: Double?, policy: OutputPolicy) throws -> WrittenCaptions {
         let language = transcript.language
         let profile = settings.profile(for: language)
         let builder = try CueBuilder(profile: profile, fps: fps, language: language)
-        let built = builder.build(words: transcript.words)
+        let built = builder.build(words: transcript.words, mediaEnd: mediaEnd)
         let quality = QualityReport(cues: built.cues, words: transcript.words, rules: builder.rules, lowConfidenceThreshold: settings.lowConfidence)
         let ass = ASSWriter(cues: built.cues, transcript: transcript, video: video, style: style, lowConfidenceThreshold: settings.lowConfidence,
                             noticeText: settings.noticeText ?? QualityNotice.text(for: language))
@@ -124,6 +125,7 @@ extension CaptionPipeline {
             warnings.append("no speech was found: no SRT written (an SRT without cues is not valid for every reader); "
                 + "the other formats are written with no cues")
         }
+        warnings += captions.built.splits.filter { $0.reason == .mediaEnd }.map { "cue \($0.cue) \($0.message)" }
         let fellBack = transcript.chunks.filter { pass.plan.mode == .modern && $0.tier == .basic }
         if let first = fellBack.first {
             warnings.append("\(fellBack.count) of \(transcript.chunks.count) chunk(s) fell back to the basic tier (flagged as such): "

@@ -157,7 +157,7 @@ public final class CaptionPipeline: Sendable {
                 }
                 emit(.stage(input: input, stage: .captions, fraction: 0))
                 emit(.stage(input: input, stage: .write, fraction: 0))
-                let captions = try write(transcript, of: input, fps: fps, video: video, policy: policy.writing(.captions))
+                let captions = try write(transcript, of: input, fps: fps, video: video, mediaEnd: probe.mediaEnd(known.stream), policy: policy.writing(.captions))
                 journal.discard()
                 result.outputs += captions.outputs
                 result.warnings += passWarnings(captions, pass: pass, passes: passes.count)

@@ -11,6 +11,9 @@ public struct CueSplit: Codable, Sendable, Equatable {
         case wordTooLong = "word-too-long"
         /// Earlier cues needed the time, so this one appears after its speech starts.
         case delayed = "delayed"
+        /// The media ended before the cue's minimum duration or reading time: it ends with the
+        /// media, and the rule it breaks is counted.
+        case mediaEnd = "media-end"
     }
 
     public var reason: Reason

@@ -34,19 +34,22 @@ public struct CueBuilder: Sendable {
         LineBreaker(maxWidth: profile.lineColumns, maxLines: profile.maxLines, rules: BreakRules.forLanguage(language))
     }
 
-    public func build(words input: [Word]) -> CueBuildResult {
+    /// `mediaEnd`: where the media ends, in seconds (`MediaProbe.mediaEnd`): no cue ends after
+    /// it, even where a cue squeezed against it then breaks the profile's rules (reported).
+    public func build(words input: [Word], mediaEnd: Double? = nil) -> CueBuildResult {
         var splits: [CueSplit] = []
-        let words = prepare(input, splits: &splits)
+        let limit = mediaEnd.map { max(0, Int(($0 * 1000).rounded(.down))) }
+        let words = prepare(input, mediaEnd: limit, splits: &splits)
         guard !words.isEmpty else { return CueBuildResult(cues: [], splits: splits, violations: []) }
-        let segments = segment(words)
-        let cues = place(segments, of: words, splits: &splits)
+        let segments = segment(words, mediaEnd: limit)
+        let cues = place(segments, of: words, mediaEnd: limit, splits: &splits)
         splits.sort { ($0.cue, $0.time) < ($1.cue, $1.time) }
         return CueBuildResult(cues: cues, splits: splits, violations: rules.violations(in: cues))
     }
 
     // MARK: - Words
 
-    private func prepare(_ input: [Word], splits: inout [CueSplit]) -> [TimedWord] {
+    private func prepare(_ input: [Word], mediaEnd: Int?, splits: inout [CueSplit]) -> [TimedWord] {
         let sorted = input.enumerated()
             .map { offset, word -> (Int, Word) in
                 var word = word
@@ -60,6 +63,11 @@ public struct CueBuilder: Sendable {
         var words: [TimedWord] = []
         for word in sorted {
             var timed = TimedWord(word)
+            if let mediaEnd {
+                // A recogniser's timestamps can overrun the media by a few hundred milliseconds.
+                timed.start = min(timed.start, mediaEnd)
+                timed.end = min(timed.end, mediaEnd)
+            }
             if timed.end - timed.start > rules.longestDuration {
                 timed.end = timed.start + rules.longestDuration
                 splits.append(CueSplit(
@@ -118,7 +126,7 @@ public struct CueBuilder: Sendable {
     // MARK: - Segmentation
 
     /// Word index ranges of the cheapest valid segmentation.
-    private func segment(_ words: [TimedWord]) -> [Range<Int>] {
+    private func segment(_ words: [TimedWord], mediaEnd: Int?) -> [Range<Int>] {
         let n = words.count
         var best = [Double](repeating: .infinity, count: n + 1)
         var from = [Int](repeating: 0, count: n + 1)
@@ -137,7 +145,7 @@ public struct CueBuilder: Sendable {
                 // its own, at a prohibitive cost, so the rest of the file stays segmentable; the
                 // rule breaks are reported, never hidden.
                 guard valid || end == start + 1 else { break }
-                let cost = best[start] + (valid ? 0 : 1e9) + cueCost(words, start..<end, units: units, text: text, speechEnd: speechEnd)
+                let cost = best[start] + (valid ? 0 : 1e9) + cueCost(words, start..<end, units: units, text: text, speechEnd: speechEnd, mediaEnd: mediaEnd)
                 if cost < best[end] {
                     best[end] = cost
                     from[end] = start
@@ -153,10 +161,10 @@ public struct CueBuilder: Sendable {
         return ranges
     }
 
-    private func cueCost(_ words: [TimedWord], _ range: Range<Int>, units: [TextUnit], text: [String], speechEnd: Int) -> Double {
+    private func cueCost(_ words: [TimedWord], _ range: Range<Int>, units: [TextUnit], text: [String], speechEnd: Int, mediaEnd: Int?) -> Double {
         var cost = 6.0 + Double(lineBreaker.lineCount(units) - 1)
         let start = words[range.lowerBound].start
-        var available = speechEnd + Int(profile.maxLinger) - start
+        var available = min(speechEnd + Int(profile.maxLinger), mediaEnd ?? .max) - start
         if range.upperBound < words.count {
             cost += boundaryCost(after: range.upperBound - 1, in: words)
             available = min(available, words[range.upperBound].start - rules.timing.chainedGap - start)
@@ -209,7 +217,7 @@ public struct CueBuilder: Sendable {
 
     // MARK: - Timing
 
-    private func place(_ segments: [Range<Int>], of words: [TimedWord], splits: inout [CueSplit]) -> [Cue] {
+    private func place(_ segments: [Range<Int>], of words: [TimedWord], mediaEnd: Int?, splits: inout [CueSplit]) -> [Cue] {
         let timing = rules.timing
         var cues: [Cue] = []
         var nextStart = words[segments[0].lowerBound].start
@@ -218,7 +226,8 @@ public struct CueBuilder: Sendable {
             let lines = lineBreaker.layout(TextUnit.units(of: cueWords.map(\.word.text))) ?? [cueWords.map(\.word.text).joined(separator: " ")]
             let speechStart = cueWords.first!.start
             let speechEnd = cueWords.map(\.end).max()!
-            let start = nextStart
+            // Cues delayed by fast speech could be pushed past the media's end: they start at it at the latest.
+            let start = min(nextStart, mediaEnd ?? .max)
             if start - speechStart >= Self.reportedDelay {
                 splits.append(CueSplit(reason: .delayed, cue: index + 1, time: start,
                                        message: "shown \(start - speechStart) ms after its speech starts to keep earlier cues readable"))
@@ -253,6 +262,17 @@ public struct CueBuilder: Sendable {
                     } else {
                         nextStart = end + timing.smallestOpenGap
                     }
+                }
+            }
+            if let mediaEnd, end > mediaEnd {
+                // The media's end wins over the profile: a cue past it is shown over nothing, or never.
+                end = mediaEnd
+                var broken: [String] = []
+                rules.check(Cue(start: start, end: end, lines: lines)) { rule, _ in broken.append(rule.rawValue) }
+                if end - start < required {
+                    splits.append(CueSplit(reason: .mediaEnd, cue: index + 1, time: end,
+                                           message: "ends with the media at \(Timecode.milliseconds(end, mark: ".")): shown \(end - start) ms where the profile needs \(required) ms"
+                                               + (broken.isEmpty ? "" : " (counted: \(broken.joined(separator: ", ")))")))
                 }
             }
             cues.append(Cue(start: start, end: end, lines: lines, words: cueWords.map(\.word)))

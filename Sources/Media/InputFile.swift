@@ -94,7 +94,7 @@ package final class InputFile {
     /// duration), in seconds on the file's timeline; nil when it states none. `independent`:
     /// only a length that is not the container's own duration copied in (libavformat gives
     /// streams without one the file's), so it can bear the container's claim out.
-    private func ownEnd(of stream: UnsafeMutablePointer<AVStream>, independent: Bool = false) -> Double? {
+    package func ownEnd(of stream: UnsafeMutablePointer<AVStream>, independent: Bool = false) -> Double? {
         let tb = stream.pointee.time_base
         let streamStart = start(of: stream)
         if let length = metadata(stream, "DURATION").flatMap(Self.seconds(ofClock:)) {

@@ -16,6 +16,9 @@ public struct AudioStreamInfo: Codable, Sendable, Equatable {
     /// Seconds from the stream's first sample to its end by its own length, when it states one:
     /// the audio there is to hear (a stream that starts ten hours in holds only its own length).
     public var length: Double?
+    /// Where the stream ends by its own length, in seconds from the file's start time (where
+    /// caption times count from); nil when it states no length.
+    public var end: Double?
 
     /// The header claims a sample rate extraction refuses (`Resampler.plausibleRates`).
     public var hasImplausibleRate: Bool {
@@ -34,6 +37,9 @@ public struct VideoStreamInfo: Codable, Sendable, Equatable {
     public var variableFrameRate: Bool
     /// Clockwise degrees a player turns the picture (display-matrix side data): 0, 90, 180, 270.
     public var rotation: Int
+    /// Where the stream ends by its own length, in seconds from the file's start time (where
+    /// caption times count from); nil when it states no length.
+    public var end: Double?
 
     /// The rotation with its convention, since tools disagree on the number: ffprobe prints the
     /// display matrix's counter-clockwise angle (90 where this is 270).
@@ -87,7 +93,7 @@ public struct MediaProbe: Codable, Sendable, Equatable {
                 index: index, codec: String(cString: avcodec_get_name(par.codec_id)), width: Int(par.width), height: Int(par.height),
                 frameRate: rate.num > 0 && rate.den > 0 ? av_q2d(rate) : nil,
                 variableFrameRate: Self.ratesDisagree(stream.pointee.r_frame_rate, stream.pointee.avg_frame_rate),
-                rotation: Self.rotation(of: stream))
+                rotation: Self.rotation(of: stream), end: input.ownEnd(of: stream))
             break
         }
     }
@@ -101,6 +107,14 @@ public struct MediaProbe: Codable, Sendable, Equatable {
     /// file's; nil when neither is known or the selection fails.
     public func audioSeconds(_ selection: AudioStreamSelection) -> Double? {
         ((try? audioStream(selection))?.length).map { min($0, duration ?? $0) } ?? duration
+    }
+
+    /// Where captions must end, in seconds from the file's start time: the picture's end when
+    /// there is video (a caption after it is shown over nothing), else the end of the audio
+    /// `selection` picks; never after the file's duration. nil when nothing states an end.
+    public func mediaEnd(_ selection: AudioStreamSelection) -> Double? {
+        let streamEnd = video.map(\.end) ?? (try? audioStream(selection))?.end
+        return [streamEnd, duration].compactMap { $0 }.min()
     }
 
     /// Two rates, both known, more than 5 % apart (a millisecond time base rounds a constant
@@ -133,7 +147,8 @@ extension InputFile {
                 index: index, codec: String(cString: avcodec_get_name(par.codec_id)), channels: Int(par.ch_layout.nb_channels),
                 sampleRate: Int(par.sample_rate), languageTag: tag, language: tag.flatMap(Language.init),
                 title: metadata(stream, "title"),
-                isDefault: stream.pointee.disposition & AV_DISPOSITION_DEFAULT != 0, length: ownLength(of: stream))
+                isDefault: stream.pointee.disposition & AV_DISPOSITION_DEFAULT != 0, length: ownLength(of: stream),
+                end: ownEnd(of: stream))
         }
     }
 

@@ -26,7 +26,7 @@ let lintCommand = Subcommand(
     func lintVideo(_ url: URL) throws -> LintVideo {
         let probe = try MediaProbe(path: url.path)
         return LintVideo(name: url.lastPathComponent, framesPerSecond: probe.video?.frameRate,
-                         variableFrameRate: probe.video?.variableFrameRate ?? false, duration: probe.duration)
+                         variableFrameRate: probe.video?.variableFrameRate ?? false, duration: probe.mediaEnd(.automatic))
     }
     // A video given for every file is probed once; its error is each file's, as a sibling's is.
     let given = args.value("video").map { path in Result { try lintVideo(URL(fileURLWithPath: path)) } }

@@ -22,6 +22,32 @@ import Testing
         }
     }
 
+    /// Speech running to the cut: the last cue ends with the media, never after it, and what the
+    /// JSON counts is what lint finds (issue 45: lint said beyond-video where the JSON said 0).
+    @Test func captionsOfSpeechCutOffEndWithTheMediaAndLintAgreesWithTheJSON() throws {
+        let folder = try scratchFolder("lint-cut")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = folder.appendingPathComponent("cut.mp4")
+        // librivox.mp4's first sentence runs from 1.0 s to 8.1 s: cut at 5 s, mid-sentence.
+        try #require(try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", CLI.fixtures.appendingPathComponent("librivox.mp4").path,
+                                                     "-t", "5", "-c:v", "libx264", "-c:a", "aac", clip.path]) == 0)
+        let cli = CLI()
+        let caption = try cli.run(["caption", folder.path, "--formats", "srt,json", "--model", "tiny.en", "--lang", "en"])
+        #expect(caption.status == 0, "\(caption.stderr)")
+        let lint = try cli.run(["lint", folder.appendingPathComponent("cut.en.srt").path, "--video", clip.path, "--list", "0"])
+        #expect(!lint.stdout.contains("beyond-video"), "\(lint.stdout)")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("cut.en.json"))) as! [String: Any]
+        let counted = ((json["quality"] as! [String: Any])["violations"] as! [String: Int]).filter { $0.value > 0 }
+        var linted: [String: Int] = [:]
+        for line in lint.stdout.split(separator: "\n") where line.hasPrefix("  cue ") {
+            let rule = line.split(separator: " ").first { $0.hasSuffix(":") && !$0.contains("-->") && $0.contains("-") }
+            if let rule { linted[String(rule.dropLast()), default: 0] += 1 }
+        }
+        #expect(counted == linted, "JSON \(counted), lint \(lint.stdout)")
+        let cues = try String(contentsOf: folder.appendingPathComponent("cut.en.srt"), encoding: .utf8)
+        #expect(cues.contains("dashwood") || cues.contains("Dashwood"), "speech up to the cut is captioned: \(cues)")
+    }
+
     @Test func aCueAfterTheVideoEndsIsAViolationAndAnExplicitRateWins() throws {
         let folder = try scratchFolder("lint-beyond")
         defer { try? FileManager.default.removeItem(at: folder) }

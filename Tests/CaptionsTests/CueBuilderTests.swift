@@ -20,6 +20,24 @@ import Testing
         #expect(cues.first?.text == "I went home.")
     }
 
+    /// Japanese captioned by base ended at 15.72 s on a 12.92 s video (issue 45): no cue ends after
+    /// the media, and a cue squeezed below its reading time by the end is reported and counted.
+    @Test func noCueEndsAfterTheMedia() throws {
+        let words = Self.timed("We should go to the cinema together tomorrow evening after work.", from: 10)
+        let builder = try CueBuilder(fps: 25)
+        let free = builder.build(words: words)
+        #expect(free.cues.last!.end > 13_000, "without the media's end the cue lingers past 13 s")
+        let bounded = builder.build(words: words, mediaEnd: 12.2)
+        #expect(bounded.cues.allSatisfy { $0.end <= 12_200 }, "\(bounded.cues)")
+        #expect(bounded.cues.last!.end == 12_200)
+        let squeezed = bounded.splits.filter { $0.reason == .mediaEnd }
+        #expect(squeezed.count == 1 && squeezed[0].message.contains("reading-speed"), "\(bounded.splits)")
+        #expect(bounded.violations.map(\.rule).contains(.readingSpeed), "the broken rule is counted: \(bounded.violations)")
+        // A word the recogniser placed past the end is held inside it.
+        let overrun = builder.build(words: words + [Fixtures.word("Bye.", 12.3, 12.9)], mediaEnd: 12.2)
+        #expect(overrun.cues.allSatisfy { $0.end <= 12_200 && $0.start <= $0.end }, "\(overrun.cues)")
+    }
+
     @Test func longPauseAlwaysBreaks() throws {
         let words = Self.timed("we were there") + Self.timed("and then left", from: 1.6)
         let result = try CueBuilder(fps: 25).build(words: words)
