@@ -17,14 +17,18 @@ struct BreakRules: Sendable, Equatable {
     /// Whether "First Last" capitalisation marks a name not to split (Latin-script languages
     /// that capitalise only names and sentence starts; German capitalises every noun).
     let capitalisedNames: Bool
+    /// Titles written as abbreviations ("Mr.", "Dr."), normalised: their period ends no
+    /// sentence, and they wait for the name after them.
+    var titles: Set<String> = []
 
     /// Whether a cue or line ending on `text` leaves the reader waiting: a word a cue should not
     /// end on, pause or not (determiners wait for their noun, prepositions and conjunctions for
     /// the phrase or clause they open), with no punctuation after it.
     func leavesPhraseOpen(_ text: String) -> Bool {
+        let word = Self.normalised(text)
+        if titles.contains(word) && !Punctuation.endsClause(text) { return true }
         // Set by set: building their union per line cost lint a fifth of its time.
         guard !Punctuation.endsSentence(text), !Punctuation.endsClause(text) else { return false }
-        let word = Self.normalised(text)
         return determiners.contains(word) || startsPhrase.contains(word)
     }
 
@@ -73,7 +77,8 @@ struct BreakRules: Sendable, Equatable {
                 "over", "under", "after", "before", "between", "through", "during", "against", "across",
                 "around", "behind", "beyond", "by", "like", "since", "until", "upon", "within",
             ],
-            capitalisedNames: true)
+            capitalisedNames: true,
+            titles: ["mr", "mrs", "ms", "mx", "dr", "prof", "rev", "st"])
     }()
 
     private static let table: [String: BreakRules] = [

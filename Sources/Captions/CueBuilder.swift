@@ -194,8 +194,9 @@ public struct CueBuilder: Sendable {
     private func boundaryCost(after index: Int, in words: [TimedWord]) -> Double {
         let text = words[index].word.text
         let pause = words[index + 1].start - words[index].end
-        if Punctuation.endsSentence(text) { return 0 }
+        // First: "Mr." ends with a period but no sentence.
         if holdsAcrossPause(words, index) { return 20 }
+        if Punctuation.endsSentence(text) { return 0 }
         if Double(pause) >= profile.pauseBreak { return 0 }
         if !words[index].endsWord { return 20 }
         let endsClause = Punctuation.endsClause(text)

@@ -26,6 +26,19 @@ struct LineBreaker {
         lineCount(units) <= maxLines && units.allSatisfy { $0.width <= maxWidth }
     }
 
+    /// Lines (0-based; the last is left out: where a cue ends is the cue builder's choice) that
+    /// end on a word leaving its phrase open.
+    static func openLineEnds(_ lines: [String], rules: BreakRules) -> [Int] {
+        lines.dropLast().indices.filter { lines[$0].split(separator: " ").last.map { rules.leavesPhraseOpen(String($0)) } ?? false }
+    }
+
+    /// Whether this breaker's best layout of the words of `lines` leaves a line open too: no
+    /// break within its width avoids it. nil without phrase rules or when the words do not fit.
+    func mustLeaveLineOpen(_ lines: [String]) -> Bool? {
+        guard let rules, let laid = layout(TextUnit.units(of: lines.flatMap { $0.split(separator: " ").map(String.init) })) else { return nil }
+        return !Self.openLineEnds(laid, rules: rules).isEmpty
+    }
+
     /// The best layout in the fewest lines, or nil when the units do not fit. A dynamic
     /// programme over break positions weighs phrase rules against line balance.
     func layout(_ units: [TextUnit]) -> [String]? {
@@ -93,6 +106,10 @@ struct LineBreaker {
         // Unspaced scripts break between words (as the text's segmentation finds them), not inside one.
         let unspaced = right.separator.isEmpty && TextMetrics.isUnspaced(right.text.first ?? " ")
         if unspaced && !right.startsWord { return Self.insideWord }
+        // A line ending on a word that waits for the next ("to", "the", "Mr.") is what lint warns
+        // about: the same rule, priced above any difference in line balance so that it is chosen
+        // only where no other break fits (and lint then says so).
+        if rules?.leavesPhraseOpen(left.text) == true { return Self.leavesPhraseOpen }
         if Punctuation.endsSentence(left.text) { return -8 }
         if Punctuation.endsClause(left.text) { return -6 }
         if unspaced {
@@ -104,7 +121,7 @@ struct LineBreaker {
         let leftWord = BreakRules.normalised(left.text)
         let rightWord = BreakRules.normalised(right.text)
         var cost = 0.0
-        if rules.bindsForward.contains(leftWord) || rules.startsPhrase.contains(leftWord) { cost += 8 }
+        if rules.bindsForward.contains(leftWord) { cost += 8 }
         if rules.startsPhrase.contains(rightWord) { cost -= 2 }
         if rules.capitalisedNames && BreakRules.isCapitalised(left.text) && BreakRules.isCapitalised(right.text) && leftWord != "i" {
             cost += 5  // likely a first and last name
@@ -118,6 +135,9 @@ struct LineBreaker {
 
     /// A break inside a word of an unspaced script: only when no line of whole words fits.
     static let insideWord = 30.0
+    /// A line left waiting for its phrase: more than line balance can cost two lines (at most
+    /// about 13 at 42 columns), less than `insideWord`, so `awkwardBreaks` does not count it.
+    static let leavesPhraseOpen = 25.0
     /// A line starting with closing punctuation: never chosen while any other layout fits.
     static let forbidden = 1000.0
 }

@@ -139,7 +139,10 @@ public enum Lint {
             previous = cue
             note(repeats.add(cue, number: count))
             note(QualityReport.sparse(cue, number: count, profile: rules.profile))
-            if let breakRules { phraseSplits(cue, number: count, rules: breakRules).forEach { note($0) } }
+            if let breakRules {
+                let breaker = LineBreaker(maxWidth: rules.profile.lineColumns, maxLines: rules.profile.maxLines, rules: breakRules)
+                phraseSplits(cue, number: count, breaker: breaker).forEach { note($0) }
+            }
         }
 
         mutating func finish() {
@@ -173,14 +176,23 @@ public enum Lint {
     }
 
     /// Cue and line ends that leave a phrase open. Said, not counted as violations: a cue too
-    /// long for any other break may need one.
-    static func phraseSplits(_ cue: Cue, number: Int, rules: BreakRules) -> [QualityReport.Warning] {
-        cue.lines.enumerated().compactMap { index, line -> QualityReport.Warning? in
-            guard let last = line.split(separator: " ").last.map(String.init), rules.leavesPhraseOpen(last) else { return nil }
-            let place = index == cue.lines.count - 1 ? "the cue" : "line \(index + 1)"
-            return QualityReport.Warning(kind: .phraseSplit, cue: number,
-                                         message: "\(place) ends on \u{201C}\(last)\u{201D}, leaving its phrase to what follows")
+    /// long for any other break may need one. A line end Capforge's own breaker (`breaker`, the
+    /// profile's) could not avoid either is said to be unavoidable.
+    static func phraseSplits(_ cue: Cue, number: Int, breaker: LineBreaker) -> [QualityReport.Warning] {
+        guard let rules = breaker.rules else { return [] }
+        let lineEnds = LineBreaker.openLineEnds(cue.lines, rules: rules)
+        let forced = lineEnds.isEmpty ? false : breaker.mustLeaveLineOpen(cue.lines) == true
+        func warning(_ place: String, _ line: String, _ note: String = "") -> QualityReport.Warning {
+            let last = line.split(separator: " ").last.map(String.init) ?? ""
+            return QualityReport.Warning(kind: .phraseSplit, cue: number, message: "\(place) ends on \u{201C}\(last)\u{201D}, leaving its phrase to what follows\(note)")
         }
+        var warnings = lineEnds.map { index in
+            warning("line \(index + 1)", cue.lines[index], forced ? "; no break within \(breaker.maxWidth) columns avoids it" : "")
+        }
+        if let line = cue.lines.last, let last = line.split(separator: " ").last, rules.leavesPhraseOpen(String(last)) {
+            warnings.append(warning("the cue", line))
+        }
+        return warnings
     }
 
     /// What is wrong with a cue that ends more than a frame after the video (shown over

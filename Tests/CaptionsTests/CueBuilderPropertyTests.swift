@@ -33,6 +33,15 @@ import Testing
             unnatural += result.splits.filter { $0.reason == .noNaturalBreak }.count
             longestDelay = max(longestDelay, result.cues.map { $0.start - Int(($0.words[0].start * 1000).rounded()) }.max() ?? 0)
             #expect(!result.splits.contains { $0.reason == .wordTooWide || $0.reason == .wordTooLong })
+            // The breaker passes its own lint: a line left open only where no other break fits.
+            if let rules = BreakRules.forLanguage(.english) {
+                let breaker = LineBreaker(maxWidth: profile.lineColumns, maxLines: profile.maxLines, rules: rules)
+                for (number, cue) in result.cues.enumerated() {
+                    let avoidable = Lint.phraseSplits(cue, number: number + 1, breaker: breaker)
+                        .filter { $0.message.hasPrefix("line ") && !$0.message.contains("no break within") }
+                    #expect(avoidable.isEmpty, "seed \(seed): \(cue.lines)")
+                }
+            }
         }
         print("[\(profile.name)] 40 streams: \(cueCount) cues, 0 violations, \(unnatural) splits without a natural break, longest delay \(longestDelay) ms")
     }

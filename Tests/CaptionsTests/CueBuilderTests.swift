@@ -103,6 +103,40 @@ import Testing
         #expect(breaker.layout(TextUnit.units(of: ["Short", "line."])) == ["Short line."])
     }
 
+    /// Line ends tiny.en's captions of the fixtures and held-out recordings got, which lint warned
+    /// about (issue 45): no other break fits 42 columns, so the breaker keeps them and lint says
+    /// so. A title waits for its name where another break fits.
+    @Test(arguments: [
+        ("And Mr. John Dashwood had then leisure to consider how much there might be prudently",
+         ["And Mr. John Dashwood had then leisure to", "consider how much there might be prudently"], true),
+        ("Press the pound sign. Please read to your password followed by the pound key.",
+         ["Press the pound sign. Please read to", "your password followed by the pound key."], true),
+        ("We visited our old friend Mr. Henry Tilney at his home",
+         ["We visited our old friend", "Mr. Henry Tilney at his home"], false),
+        ("I went with them to the station in the morning",
+         ["I went with them", "to the station in the morning"], false),
+    ])
+    func linesEndLeavingAPhraseOpenOnlyWhereNoOtherBreakFits(text: String, expected: [String], forced: Bool) {
+        let breaker = LineBreaker(maxWidth: 42, maxLines: 2, rules: .english)
+        let lines = breaker.layout(TextUnit.units(of: text.split(separator: " ").map(String.init)))
+        #expect(lines == expected)
+        #expect(breaker.mustLeaveLineOpen(expected) == forced)
+    }
+
+    @Test func aLineEndNoBreakAvoidsIsSaidToBeUnavoidable() throws {
+        // Every break between these words leaves one open (or passes 20 columns).
+        let breaker = LineBreaker(maxWidth: 20, maxLines: 2, rules: .english)
+        let lines = ["and the of the", "the and of"]
+        #expect(breaker.mustLeaveLineOpen(lines) == true)
+        let cue = Cue(start: 0, end: 2000, lines: lines)
+        #expect(Lint.phraseSplits(cue, number: 1, breaker: breaker).map(\.message)
+            == ["line 1 ends on \u{201C}the\u{201D}, leaving its phrase to what follows; no break within 20 columns avoids it",
+                "the cue ends on \u{201C}of\u{201D}, leaving its phrase to what follows"])
+        let avoidable = Cue(start: 0, end: 2000, lines: ["We went to", "the market."])
+        #expect(Lint.phraseSplits(avoidable, number: 1, breaker: breaker).map(\.message)
+            == ["line 1 ends on \u{201C}to\u{201D}, leaving its phrase to what follows"])
+    }
+
     @Test func unspacedScriptsBreakByWidth() throws {
         let text = "今日はとても良い天気ですね散歩に行きましょう一緒に公園まで歩いて行きませんか"
         let words = text.map { String($0) }.enumerated().map { Fixtures.word($1, Double($0) * 0.2, Double($0) * 0.2 + 0.18) }
