@@ -109,11 +109,12 @@ public struct MediaProbe: Codable, Sendable, Equatable {
         ((try? audioStream(selection))?.length).map { min($0, duration ?? $0) } ?? duration
     }
 
-    /// Where captions must end, in seconds from the file's start time: the picture's end when
-    /// there is video (a caption after it is shown over nothing), else the end of the audio
-    /// `selection` picks; never after the file's duration. nil when nothing states an end.
+    /// Where captions must end, in seconds from the file's start time: the later of the
+    /// picture's end and the end of the audio `selection` picks (a player holds the last frame
+    /// while the sound goes on: a still-image podcast has one frame and an hour of speech), never
+    /// after the file's duration. nil when nothing states an end.
     public func mediaEnd(_ selection: AudioStreamSelection) -> Double? {
-        let streamEnd = video.map(\.end) ?? (try? audioStream(selection))?.end
+        let streamEnd = [video?.end, (try? audioStream(selection))?.end].compactMap { $0 }.max()
         return [streamEnd, duration].compactMap { $0 }.min()
     }
 

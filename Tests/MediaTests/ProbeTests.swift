@@ -20,6 +20,24 @@ import Testing
         #expect(probe.startTime > 9.9 && probe.startTime < 10.1)
     }
 
+    /// Captions end where the media does: the later of the picture and the sound, so a still
+    /// image over speech (one frame, then 3 s of audio) does not squeeze every cue into 40 ms.
+    @Test func theMediaEndsWithTheLongerOfPictureAndSound() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("capforge-media-end-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let still = folder.appendingPathComponent("still.mp4").path
+        _ = try Tool.run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "color=blue:s=160x120:r=25:d=0.04",
+                                             "-f", "lavfi", "-i", "sine=d=3", "-c:v", "libx264", "-c:a", "aac", still])
+        let probe = try MediaProbe(path: still)
+        #expect((probe.video?.end ?? 0) < 0.1)
+        let end = try #require(probe.mediaEnd(.automatic))
+        #expect(end > 2.9 && end < 3.1, "\(end)")
+        // The picture ends later than the sound in japanese.mp4 (12.917 s against 12.884 s).
+        let japanese = try MediaProbe(path: Fixtures.path("japanese.mp4"))
+        #expect(japanese.mediaEnd(.automatic) == japanese.video?.end)
+    }
+
     @Test func surroundAndRotation() throws {
         #expect(try MediaProbe(path: Fixtures.path("surround.mov")).audioStreams.first?.channels == 6)
         let rotated = try MediaProbe(path: Fixtures.path("no-audio.mp4"))
