@@ -155,12 +155,10 @@ private final class MuxSession {
         var end: Int64?
         while av_read_frame(file.context, packet.pointer) >= 0 {
             defer { packet.unref() }
-            let p = packet.pointer.pointee
-            guard p.pts != SHIM_AV_NOPTS_VALUE else { continue }
-            let last = av_rescale_q(p.pts + max(p.duration, 0), file.stream(Int(p.stream_index)).pointee.time_base, SubtitleEncoder.timeBase)
+            guard let last = file.end(of: packet) else { continue }
             end = max(end ?? last, last)
         }
-        return end.map { Int($0 - av_rescale_q(file.startTime, shim_time_base_q(), SubtitleEncoder.timeBase)) }
+        return end.flatMap { milliseconds(from: file.startTime, to: $0) }
     }
 
     /// The track with its events kept within the video (those starting at or after its end
@@ -260,7 +258,6 @@ private final class MuxSession {
 
     func run(cancellation: Cancellation?) throws -> MuxReport {
         let packet = Packet()
-        let origin = av_rescale_q(input.startTime, shim_time_base_q(), SubtitleEncoder.timeBase)
         var mediaEnd: Int64 = 0
         while true {
             if cancellation?.isCancelled == true { throw Cancelled() }
@@ -270,13 +267,15 @@ private final class MuxSession {
             let p = packet.pointer.pointee
             let source = input.stream(Int(p.stream_index))
             let time = p.dts != SHIM_AV_NOPTS_VALUE ? p.dts : p.pts
-            if time != SHIM_AV_NOPTS_VALUE {
+            if time != SHIM_AV_NOPTS_VALUE,
+               let since = milliseconds(from: input.startTime, to: av_rescale_q(time, source.pointee.time_base, shim_time_base_q())) {
                 // Subtitles go in ahead of the media around them, so the interleaver holds few packets.
-                try writeSubtitles(until: Int(av_rescale_q(time, source.pointee.time_base, SubtitleEncoder.timeBase) - origin))
+                try writeSubtitles(until: since)
             }
             let type = source.pointee.codecpar.pointee.codec_type
-            if p.pts != SHIM_AV_NOPTS_VALUE, type == AVMEDIA_TYPE_VIDEO || type == AVMEDIA_TYPE_AUDIO {
-                mediaEnd = max(mediaEnd, av_rescale_q(p.pts + max(p.duration, 0), source.pointee.time_base, SubtitleEncoder.timeBase) - origin)
+            if type == AVMEDIA_TYPE_VIDEO || type == AVMEDIA_TYPE_AUDIO, let end = input.end(of: packet),
+               let sinceStart = milliseconds(from: input.startTime, to: end) {
+                mediaEnd = max(mediaEnd, Int64(sinceStart))
             }
             _ = try copier.handle(packet)
         }
@@ -302,4 +301,11 @@ private final class MuxSession {
             }
         }
     }
+}
+
+/// Milliseconds from `start` to `end` (both AV_TIME_BASE units on one file's clock); nil where a
+/// damaged timestamp puts the difference beyond what fits.
+private func milliseconds(from start: Int64, to end: Int64) -> Int? {
+    let (difference, overflow) = end.subtractingReportingOverflow(start)
+    return overflow ? nil : Int(av_rescale_q(difference, shim_time_base_q(), SubtitleEncoder.timeBase))
 }

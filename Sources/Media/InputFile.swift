@@ -159,16 +159,23 @@ package final class InputFile {
                 return end.map(seconds)
             }
             defer { packet.unref() }
-            let p = packet.pointer.pointee
-            guard isPicture(or: Int(p.stream_index)) else { continue }
-            let at = p.pts != SHIM_AV_NOPTS_VALUE ? p.pts : p.dts
-            guard at != SHIM_AV_NOPTS_VALUE else { continue }
-            let (stop, overflow) = at.addingReportingOverflow(max(0, p.duration))
-            let tb = stream(Int(p.stream_index)).pointee.time_base
-            let scaled = overflow ? Int64.min : av_rescale_q(stop, tb, shim_time_base_q())
-            if scaled != Int64.min { end = max(end ?? scaled, scaled) }
+            guard isPicture(or: Int(packet.pointer.pointee.stream_index)), let stop = self.end(of: packet) else { continue }
+            end = max(end ?? stop, stop)
         }
         return nil
+    }
+
+    /// Where `packet` ends on the file's clock (AV_TIME_BASE units): its pts (else dts) plus its
+    /// duration. Nil without a timestamp, or where a damaged one overflows on the way.
+    package func end(of packet: Packet) -> Int64? {
+        let p = packet.pointer.pointee
+        let at = p.pts != SHIM_AV_NOPTS_VALUE ? p.pts : p.dts
+        guard at != SHIM_AV_NOPTS_VALUE else { return nil }
+        let (stop, overflow) = at.addingReportingOverflow(max(0, p.duration))
+        // av_rescale_q says INT64_MIN where the result does not fit.
+        guard !overflow, case let scaled = av_rescale_q(stop, stream(Int(p.stream_index)).pointee.time_base, shim_time_base_q()),
+              scaled != Int64.min else { return nil }
+        return scaled
     }
 
     /// Packets read after the seek before giving up on reaching the end (a few seconds of media
