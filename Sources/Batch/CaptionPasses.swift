@@ -122,7 +122,8 @@ extension CaptionPipeline {
         let transcript = captions.transcript
         var warnings: [String] = []
         if captions.built.cues.isEmpty && settings.formats.contains(.srt) {
-            warnings.append("no speech was found: no SRT written (an SRT without cues is not valid for every reader); "
+            let found = transcript.droppedWords.isEmpty ? "no speech was found" : "no words were kept (the dropped words are listed below)"
+            warnings.append("\(found): no SRT written (an SRT without cues is not valid for every reader); "
                 + "the other formats are written with no cues")
         }
         warnings += captions.built.splits.filter { $0.reason == .mediaEnd }.map { "cue \($0.cue) \($0.message)" }

@@ -13,6 +13,9 @@ public enum DropReason: String, Codable, Sendable, CaseIterable {
     /// Words timed in no time at a window's end where a pause followed: guessed past the audio
     /// the window was given.
     case guessedPastWindow
+    /// Too few words for the speech the detector found: the recogniser did not make out what was
+    /// said, so what it wrote is not evidence of it.
+    case underHeard
 
     /// What the warning line and the report say of words dropped for this reason.
     public var explanation: String {
@@ -22,6 +25,7 @@ public enum DropReason: String, Codable, Sendable, CaseIterable {
         case .loneStockPhrase: return "a stock phrase of subtitle training text standing alone, far from any speech"
         case .steadySound: return "over steady sound (silence, hiss, hum) Whisper itself rated as no speech"
         case .guessedPastWindow: return "guessed past the end of a window's audio where a pause followed"
+        case .underHeard: return "written for far more speech than they can account for (the recogniser did not make out what was said)"
         }
     }
 }

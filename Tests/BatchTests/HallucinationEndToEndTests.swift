@@ -53,4 +53,39 @@ struct HallucinationEndToEndTests {
             #expect(output.stderr.contains("warning: tones-noise.mkv: dropped \(words.count) word(s) \(reason.explanation)"), "\(output.stderr)")
         }
     }
+
+    /// base writes one wrong word over the Korean fixture's 7 s sentence ("아맙습니다.", confidence
+    /// 0.89), and translating it writes a video outro ("Please subscribe and like. Thank you."):
+    /// neither is evidence of what was said. With Korean Vosk installed, the chunk falls back to it,
+    /// flagged basic, and says why; with `--tier modern` or when translating, the words are dropped
+    /// with a warning line and no caption pretends to be the sentence.
+    @Test func koreanThatBaseDidNotMakeOutIsNotCaptionedAsIfItHad() throws {
+        let folder = try scratchFolder("under-heard")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try copyFixture("korean.mp4", to: folder)
+        let cli = CLI()
+        func json(_ name: String) throws -> [String: Any] {
+            try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent(name))) as! [String: Any]
+        }
+        func texts(_ document: [String: Any]) -> [String] { (document["words"] as! [[String: Any]]).map { $0["text"] as! String } }
+
+        let auto = try cli.run(["caption", folder.path, "--formats", "json", "--model", "base", "--force"])
+        #expect(auto.status == 0, "\(auto.stderr)")
+        let fallen = try json("korean.ko.json")
+        #expect(fallen["tier"] as? String == "basic" && !texts(fallen).contains("아맙습니다."), "\(texts(fallen))")
+        #expect(auto.stderr.contains("fell back to the basic tier (flagged as such): modern tier: base wrote 1 word(s) (“아맙습니다.”)"), "\(auto.stderr)")
+
+        let modern = try cli.run(["caption", folder.path, "--formats", "json,srt", "--model", "base", "--tier", "modern", "--force"])
+        #expect(modern.status == 0, "\(modern.stderr)")
+        #expect(texts(try json("korean.ko.json")).isEmpty)
+        #expect(modern.stderr.contains("dropped 1 word(s) \(DropReason.underHeard.explanation)"), "\(modern.stderr)")
+        #expect(modern.stderr.contains("no words were kept"), "\(modern.stderr)")
+
+        let translated = try cli.run(["caption", folder.path, "--formats", "json", "--model", "base", "--translate", "--force"])
+        #expect(translated.status == 0, "\(translated.stderr)")
+        let english = try json("korean.en.json")
+        #expect(texts(english).isEmpty, "\(texts(english))")
+        #expect(translated.stderr.contains("dropped 6 word(s) \(DropReason.underHeard.explanation)") && translated.stderr.contains("subscribe"),
+                "\(translated.stderr)")
+    }
 }

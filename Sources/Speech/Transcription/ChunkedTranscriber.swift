@@ -86,7 +86,7 @@ public final class ChunkedTranscriber: Sendable {
                 resumed = true
             } else {
                 if cancellation.isCancelled { throw Cancelled() }
-                entry = try recognise(chunk, before: placedNext?.start, of: audio, plan: plan, cancellation: cancellation)
+                entry = try recognise(chunk, before: placedNext?.start, of: audio, speech: regions, plan: plan, cancellation: cancellation)
                 try journal?.append(entry)
                 resumed = false
             }
@@ -228,7 +228,9 @@ public final class ChunkedTranscriber: Sendable {
     /// `following`: where the next chunk starts, when known. Whisper stops rather than pay an
     /// encoder pass for a sentence left over inside the next chunk's overlap (or, `--one-pass`,
     /// anywhere: the next chunk opens where it stopped).
-    private func recognise(_ chunk: PlannedChunk, before following: Double?, of audio: any AudioSource, plan: TierPlan, cancellation: Cancellation) throws -> JournalEntry {
+    private func recognise(
+        _ chunk: PlannedChunk, before following: Double?, of audio: any AudioSource, speech: [SpeechRegion], plan: TierPlan, cancellation: Cancellation
+    ) throws -> JournalEntry {
         let clip = try audio.slice(from: chunk.start, to: chunk.end)
         func attempt(_ tier: Tier) throws -> Attempt {
             guard let engine = engines.engine(tier, for: plan.language) else { return .noEngine }
@@ -264,10 +266,29 @@ public final class ChunkedTranscriber: Sendable {
             return fallback
         }
 
+        /// Modern words that cannot be what was said go: to the basic tier's words where it may
+        /// stand in (flagged, with why), else dropped with a warning.
+        func unlessUnheard(_ heard: Heard, fallback: Bool, otherwise: (JournalEntry) throws -> JournalEntry) throws -> JournalEntry {
+            guard let shortfall = try unheard(heard, in: clip, speech: speech, language: plan.language, cancellation: cancellation) else {
+                return try otherwise(entry(heard))
+            }
+            if fallback, case .heard(let basic) = try attempt(.basic) {
+                var fallen = entry(basic)
+                fallen.record.error = "modern tier: \(shortfall)"
+                return fallen
+            }
+            var silent = heard
+            silent.window.words = []
+            var dropped = entry(silent)
+            dropped.droppedWords += heard.words.dropped(.underHeard)
+            dropped.record.error = shortfall
+            return dropped
+        }
+
         switch plan.mode {
         case .modern:
             let first = try attempt(.modern)
-            if case .heard(let heard) = first { return entry(heard) }
+            if case .heard(let heard) = first { return try unlessUnheard(heard, fallback: plan.basicFallback) { $0 } }
             return plan.basicFallback ? try basicAfter(first) : failed([first])
         case .basic:
             let only = try attempt(.basic)
@@ -275,10 +296,29 @@ public final class ChunkedTranscriber: Sendable {
             return failed([only])
         case .arbitrate:
             let first = try attempt(.modern)
-            if case .heard(let heard) = first { return try arbitrated(entry(heard), of: audio, language: plan.language, cancellation: cancellation) }
+            if case .heard(let heard) = first {
+                return try unlessUnheard(heard, fallback: true) { try arbitrated($0, of: audio, language: plan.language, cancellation: cancellation) }
+            }
             // The modern tier failed on the chunk: the basic tier hears it whole, as under auto.
             return try basicAfter(first)
         }
+    }
+
+    /// Why the modern words of a window cannot be what was said (`SpeechCoverage`), or nil. A
+    /// translation made only of stock phrases ("Please subscribe and like. Thank you.") is judged
+    /// by what the same model transcribes there: a translation of speech it did not make out is
+    /// not evidence either.
+    private func unheard(_ heard: Heard, in clip: MonoAudio, speech: [SpeechRegion], language: Language, cancellation: Cancellation) throws -> String? {
+        guard heard.engine.tier == .modern, let engine = engines.engine(.modern, for: language) else { return nil }
+        let seconds = SpeechCoverage.speechSeconds(speech, from: clip.startTime, to: heard.heardUntil)
+        guard let translating = engine as? TranslatingEngine else {
+            return SpeechCoverage.shortfall(heard.words, speechSeconds: seconds, model: heard.engine.model)
+        }
+        guard HallucinationGuard.isStockText(heard.words) else { return nil }
+        let source = try listen(clip, with: translating.source, language: language, cancellation: cancellation).words
+        let translation = "the translation “\(heard.words.map(\.text).joined(separator: " "))” is a stock phrase"
+        if source.isEmpty { return "\(translation), and \(heard.engine.model) heard no \(language.name) words there" }
+        return SpeechCoverage.shortfall(source, speechSeconds: seconds, model: heard.engine.model).map { "\(translation), and \($0)" }
     }
 
     /// One tier's try at a chunk.

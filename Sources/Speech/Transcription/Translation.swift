@@ -29,9 +29,13 @@ final class TranslatingEngine: SpeechEngine, Sendable {
     let identity: EngineIdentity
     let supportedLanguages: Set<Language>
     private let translator: any SpeechTranslator
+    /// The same model transcribing: what it heard in the source language, when a translation
+    /// needs checking.
+    let source: any SpeechEngine
 
     init(_ engine: any SpeechEngine & SpeechTranslator) {
         identity = engine.identity
+        source = engine
         // Translating English into English is transcription, which the caller does instead.
         supportedLanguages = engine.supportedLanguages.subtracting([.english])
         translator = engine
