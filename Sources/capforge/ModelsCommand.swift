@@ -47,9 +47,22 @@ let modelsCommand = Subcommand(
             print(languages.isEmpty ? "           used only when named (--model \(Format.terminalSafe(m.name))): a bigger model covers its languages"
                   : "           used for \(languages.count <= 8 ? languages.map(\.code).joined(separator: ", ") : "\(languages.count) languages, \(languages.prefix(6).map(\.code).joined(separator: ", ")), …")")
         }
-        for m in vosk { print(Format.terminalSafe("  vosk     \(m.name)  language \(m.language)  (basic tier)")) }
-        print(pocketSphinx.isInstalled ? "  pocketsphinx  \(pocketSphinx.name)  language en  (basic tier, Debian package)"
-                                       : "  pocketsphinx  not installed (apt-get install pocketsphinx-en-us)")
+        // Where a Whisper model covers the language too, the basic engine stands in for it; say when.
+        func basicUse(_ language: Language) -> String {
+            guard let modern = whisper.first(where: { chosen[$0.url]?.contains(language) == true }) else { return "used for \(language.code)" }
+            return "stands in for \(modern.name) on \(language.code) where a chunk fails, or where \(modern.name) writes too few words for the "
+                + "speech heard; '--tier basic' uses it throughout"
+        }
+        for m in vosk {
+            print(Format.terminalSafe("  vosk     \(m.name)  language \(m.language)  (basic tier)"))
+            print("           \(basicUse(m.language))")
+        }
+        if pocketSphinx.isInstalled {
+            print("  pocketsphinx  \(pocketSphinx.name)  language en  (basic tier, Debian package)")
+            print("           \(basicUse(.english))")
+        } else {
+            print("  pocketsphinx  not installed (apt-get install pocketsphinx-en-us)")
+        }
         print("installable by name ('capforge models install NAME'):")
         for package in ModelPackage.all { print("  \(package.name)  \(package.summary)") }
         return ExitCode.success

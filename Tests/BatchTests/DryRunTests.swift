@@ -104,6 +104,8 @@ import Testing
         // With base installed too, English goes to base unless tiny.en is named, and the list says so.
         let listed = try CLI().run(["models", "list"], timeout: 600)
         #expect(listed.stdout.contains("used only when named (--model tiny.en)") && listed.stdout.contains("used for 99 languages, en,"), "\(listed.stdout)")
+        // A basic engine whose language base covers too says when it is heard instead.
+        #expect(listed.stdout.contains("stands in for base on ko where a chunk fails, or where base writes too few words"), "\(listed.stdout)")
         let unknown = try CLI().run(["caption", video, "--model", "tiny", "--dry-run"], timeout: 600)
         #expect(unknown.status != 0 && unknown.stderr.contains("--model takes an installed Whisper model's name (base, tiny.en)"), "\(unknown.stderr)")
     }

@@ -122,21 +122,26 @@ import Testing
         func word(_ text: String, _ start: Double, _ end: Double) -> Word {
             Word(text: text, start: start, end: end, confidence: 0.9, tier: .modern, engine: "whisper")
         }
+        // Words enough for each window's speech (the coverage check drops too few), away from the seam.
+        let before = stride(from: 1.0, to: 19, by: 1).map { word("la", $0, $0 + 0.6) }
+        let after = stride(from: 31.0, to: 49, by: 1).filter { $0 != 40 }.map { word("la", $0, $0 + 0.6) }
+        func texts(_ words: [Word]) -> [String] { words.sorted { $0.start < $1.start }.map(\.text) }
         let duplicated = ScriptedEngine(calls: [
-            [word("one", 10, 10.5), word("hablaba", 24.2, 24.6), word("Carlos,", 24.6, 24.95)],
-            [word("hablaba", 24.3, 24.7), word("Carlos,", 25.05, 25.05), word("two", 40, 40.5)],
+            before + [word("one", 19.2, 19.7), word("hablaba", 24.2, 24.6), word("Carlos,", 24.6, 24.95)],
+            [word("hablaba", 24.3, 24.7), word("Carlos,", 25.05, 25.05), word("two", 40, 40.5)] + after,
         ])
         let once = try ChunkedTranscriber(engines: TierEngines(modern: [duplicated], basic: []), calibration: CalibrationTable(engines: [:]))
             .transcribe(speech, plan: english)
         #expect(once.chunks.count == 2)
-        #expect(once.words.map(\.text) == ["one", "hablaba", "Carlos,", "two"])
+        #expect(once.words.map(\.text) == texts(before + [word("one", 19.2, 19.7), word("hablaba", 24.2, 24.6), word("Carlos,", 24.6, 24.95),
+                                                          word("two", 40, 40.5)] + after))
         let repeated = ScriptedEngine(calls: [
-            [word("Carlos,", 24.2, 24.7)],
-            [word("Carlos,", 25.3, 25.8), word("two", 40, 40.5)],
+            before + [word("Carlos,", 24.2, 24.7)],
+            [word("Carlos,", 25.3, 25.8), word("two", 40, 40.5)] + after,
         ])
         let twice = try ChunkedTranscriber(engines: TierEngines(modern: [repeated], basic: []), calibration: CalibrationTable(engines: [:]))
             .transcribe(speech, plan: english)
-        #expect(twice.words.map(\.text) == ["Carlos,", "Carlos,", "two"])
+        #expect(twice.words.map(\.text) == texts(before + [word("Carlos,", 24.2, 24.7), word("Carlos,", 25.3, 25.8), word("two", 40, 40.5)] + after))
     }
 
     /// Windows that meet in a short pause, not at one edge (speech up to 20 s, from 21 s, and
@@ -154,14 +159,18 @@ import Testing
         try #require(planned.count == 3 && planned[0].end < planned[1].start && planned[1].end < planned[2].start,
                      "three windows with pauses between: \(planned)")
         let ends = planned.map(\.end)
+        // Words enough for the speech (a word a second), or the coverage check would drop them.
+        func said(_ name: String, _ from: Double, _ to: Double) -> [Word] {
+            stride(from: from, to: to - 0.5, by: 1).map { word(name, $0, $0 + 0.8) }
+        }
         let engine = ScriptedEngine(calls: [
-            [word("one", 1, 10), word("two", 10, 19.8), word("you", ends[0], ends[0]), word("there", ends[0], ends[0])],
-            [word("three", 21.2, 34.8), word("four", ends[1], ends[1])],
-            [word("five", 52.2, 59.8), word("Thank", ends[2], ends[2]), word("you.", ends[2], ends[2])],
+            said("one", 1, 19.8) + [word("you", ends[0], ends[0]), word("there", ends[0], ends[0])],
+            said("three", 21.2, 34.8) + [word("four", ends[1], ends[1])],
+            said("five", 52.2, 59.8) + [word("Thank", ends[2], ends[2]), word("you.", ends[2], ends[2])],
         ])
         let transcript = try ChunkedTranscriber(engines: TierEngines(modern: [engine], basic: []), calibration: CalibrationTable(engines: [:]))
             .transcribe(speech, plan: english)
-        #expect(transcript.words.map(\.text) == ["one", "two", "three", "four", "five"])
+        #expect(transcript.words.map(\.text) == (said("one", 1, 19.8) + said("three", 21.2, 34.8) + [word("four", 0, 0)] + said("five", 52.2, 59.8)).map(\.text))
         #expect(transcript.droppedWords.map(\.word.text) == ["you", "there", "Thank", "you."])
         #expect(transcript.droppedWords.allSatisfy { $0.reason == .guessedPastWindow })
     }
