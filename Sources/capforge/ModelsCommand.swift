@@ -55,11 +55,11 @@ let modelsCommand = Subcommand(
         }
         for m in vosk {
             print(Format.terminalSafe("  vosk     \(m.name)  language \(m.language)  (basic tier)"))
-            print("           \(basicUse(m.language))")
+            print(Format.terminalSafe("           \(basicUse(m.language))"))
         }
         if pocketSphinx.isInstalled {
             print("  pocketsphinx  \(pocketSphinx.name)  language en  (basic tier, Debian package)")
-            print("           \(basicUse(.english))")
+            print(Format.terminalSafe("           \(basicUse(.english))"))
         } else {
             print("  pocketsphinx  not installed (apt-get install pocketsphinx-en-us)")
         }
