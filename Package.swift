@@ -32,6 +32,7 @@ let package = Package(
         .systemLibrary(
             name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig",
             providers: [.apt(["libfontconfig-dev"])]),
+        .systemLibrary(name: "CDNNL", path: "Sources/CDNNL", providers: [.apt(["libdnnl-dev"])]),
         .systemLibrary(
             name: "CPocketSphinx", path: "Sources/CPocketSphinx", pkgConfig: "pocketsphinx",
             providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev"])]),
@@ -51,8 +52,11 @@ let package = Package(
         .target(name: "Media", dependencies: ["CapforgeCore", "CFFmpeg"]),
         .target(name: "Burn", dependencies: ["CapforgeCore", "Media", "Captions", "CFFmpeg", "CLibass", "CFontconfig"]),
         .target(name: "Captions", dependencies: ["CapforgeCore", "CICU"]),
+        // Capforge's own Whisper runtime over oneDNN's matrix products. Optimised even in debug
+        // builds, like CapforgeCore: its loops are the model's arithmetic.
+        .target(name: "WhisperRuntime", dependencies: ["CDNNL"], swiftSettings: [.unsafeFlags(["-O"])]),
         .target(
-            name: "Speech", dependencies: ["CapforgeCore", "CPocketSphinx", "CWhisper", "CVosk"],
+            name: "Speech", dependencies: ["CapforgeCore", "CPocketSphinx", "CWhisper", "CVosk", "WhisperRuntime"],
             linkerSettings: engineLinkerSettings),
         .target(name: "Batch", dependencies: ["CapforgeCore", "Media", "Burn", "Speech", "Captions"]),
         .executableTarget(name: "capforge", dependencies: ["Arguments", "CapforgeCore", "Media", "Burn", "Speech", "Captions", "Batch"]),
@@ -64,7 +68,7 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "Burn", "CapforgeCore", "Captions"]),
         .testTarget(name: "CaptionsTests", dependencies: ["Captions", "CapforgeCore", "CLibass", "TestSupport"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "CapforgeCore", "Speech", "Media", "Burn", "Captions", "capforge", "TestSupport"]),
-        .testTarget(name: "SpeechTests", dependencies: ["Speech", "CapforgeCore", "CWhisper", "TestSupport", "Media"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "CapforgeCore", "CWhisper", "TestSupport", "Media", "WhisperRuntime"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import CapforgeCore
+import WhisperRuntime
 import Foundation
 
 /// Converts a CTranslate2 (faster-whisper) Whisper model folder into whisper.cpp's ggml format:
@@ -113,7 +114,7 @@ public enum CT2WhisperConverter {
 
     /// Runs `read` on a file of the folder, with its problems told as import errors: only a
     /// regular file is opened (a FIFO would block, /dev/zero never ends).
-    private static func regularFile(_ url: URL, _ read: () throws -> Data) throws -> Data {
+    static func regularFile(_ url: URL, _ read: () throws -> Data) throws -> Data {
         do {
             return try read()
         } catch UserFileError.missing {

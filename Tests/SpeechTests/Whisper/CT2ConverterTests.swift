@@ -1,6 +1,7 @@
 import CapforgeCore
 import Foundation
 import Testing
+import WhisperRuntime
 @testable import Speech
 
 @Suite(.serialized) struct CT2ConverterTests {

@@ -2,13 +2,13 @@ import Foundation
 
 /// Whisper's log-mel filterbank: Slaney-scale, Slaney-normalised triangles over the
 /// 201 bins of a 400-point FFT at 16 kHz (librosa `filters.mel` defaults).
-enum MelFilterbank {
-    static let fftSize = 400
-    static let binCount = fftSize / 2 + 1
-    static let sampleRate = 16_000.0
+public enum MelFilterbank {
+    public static let fftSize = 400
+    public static let binCount = fftSize / 2 + 1
+    public static let sampleRate = 16_000.0
 
     /// `melCount × binCount` weights, row-major.
-    static func weights(melCount: Int) -> [Float] {
+    public static func weights(melCount: Int) -> [Float] {
         let binHz = (0..<binCount).map { Double($0) * sampleRate / Double(fftSize) }
         let top = hzToMel(sampleRate / 2)
         let edges = (0..<(melCount + 2)).map { melToHz(top * Double($0) / Double(melCount + 1)) }
@@ -32,11 +32,11 @@ enum MelFilterbank {
     private static let logStartMel = logStart / linearStep
     private static let logStep = log(6.4) / 27
 
-    static func hzToMel(_ hz: Double) -> Double {
+    public static func hzToMel(_ hz: Double) -> Double {
         hz < logStart ? hz / linearStep : logStartMel + log(hz / logStart) / logStep
     }
 
-    static func melToHz(_ mel: Double) -> Double {
+    public static func melToHz(_ mel: Double) -> Double {
         mel < logStartMel ? mel * linearStep : logStart * exp(logStep * (mel - logStartMel))
     }
 }

@@ -1,0 +1,49 @@
+import Foundation
+import WhisperRuntime
+
+/// A CTranslate2 model's variables as the runtime's weights: float16 and float32 as stored,
+/// int8 with the row scales CTranslate2 keeps beside them.
+extension CT2Model: WeightSource {
+    func weight(_ name: String) throws -> WeightTensor {
+        let variable = try variable(name)
+        switch variable.dtype {
+        case .float32: return WeightTensor(shape: variable.shape, storage: .float32(variable.bytes))
+        case .float16: return WeightTensor(shape: variable.shape, storage: .float16(variable.bytes))
+        case .int8:
+            let scaleName = name.hasSuffix("/weight") ? String(name.dropLast("weight".count)) + "weight_scale" : name + "_scale"
+            let scale = try self.variable(scaleName)
+            guard scale.dtype == .float32 || scale.dtype == .float16 else {
+                throw ModelImportError.malformed(path: path, reason: "variable \(scaleName) is not a float")
+            }
+            let scales = try scale.floatValues(rowScales: nil, path: path)
+            return WeightTensor(shape: variable.shape, storage: .int8(variable.bytes, rowScales: scales))
+        case .int16, .int32, .bfloat16:
+            throw ModelImportError.unsupported(path: path, reason: "variable \(name) is stored as \(variable.dtype), which Capforge's runtime does not read")
+        }
+    }
+}
+
+/// A Whisper model in a CTranslate2 folder, loaded for Capforge's own runtime: the network and
+/// the vocabulary that names its tokens.
+struct RuntimeWhisperModel {
+    let network: WhisperNetwork
+    let vocabulary: RuntimeVocabulary
+
+    init(directory: URL, precision: WeightPrecision = .int8) throws {
+        let (bytes, path) = try CT2WhisperConverter.readModelBinary(directory)
+        let model = try CT2Model(data: bytes, path: path)
+        guard model.spec == "WhisperSpec" else {
+            throw ModelImportError.unsupported(path: path, reason: "it holds a \(model.spec), not a Whisper model")
+        }
+        let h = try CT2WhisperConverter.hyperparameters(of: model)
+        let dimensions = WhisperDimensions(
+            melCount: h.melCount, audioContext: h.audioContext, audioState: h.audioState, audioHeads: h.audioHeads, audioLayers: h.audioLayers,
+            textContext: h.textContext, textState: h.textState, textHeads: h.textHeads, textLayers: h.textLayers, vocabularySize: h.vocabularySize)
+        vocabulary = try RuntimeVocabulary(directory: directory, size: h.vocabularySize)
+        do {
+            network = try WhisperNetwork(weights: model, dimensions: dimensions, precision: precision)
+        } catch let error as RuntimeError {
+            throw ModelImportError.malformed(path: path, reason: error.description)
+        }
+    }
+}

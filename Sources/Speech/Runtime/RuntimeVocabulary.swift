@@ -1,0 +1,84 @@
+import CapforgeCore
+import Foundation
+
+/// The tokens of a CTranslate2 Whisper model's `vocabulary.txt`: byte-level BPE text tokens,
+/// then the special tokens by name (`<|endoftext|>`, languages, tasks, `<|0.00|>`...), which
+/// fix every special id whatever the model's vocabulary size.
+struct RuntimeVocabulary {
+    /// Raw bytes of each text token (below `endOfText`).
+    let textTokens: [[UInt8]]
+    let endOfText: Int32
+    let startOfTranscript: Int32
+    let translate: Int32
+    let transcribe: Int32
+    let noTimestamps: Int32
+    let firstTimestamp: Int32
+    /// Language codes by token id ("en" for `<|en|>`).
+    let languages: [Int32: String]
+    let rules: WhisperTokenRules
+
+    let size: Int
+
+    init(directory: URL, size: Int) throws {
+        self.size = size
+        let url = directory.appendingPathComponent("vocabulary.txt")
+        let data = try CT2WhisperConverter.regularFile(url) {
+            try UserFile.read(url, what: "vocabulary", limit: CT2WhisperConverter.vocabularyByteLimit)
+        }
+        textTokens = try ByteLevelVocabulary.tokens(fromVocabularyFile: data, path: url.path, atMost: size)
+        let lines = data.split(separator: 0x0A, maxSplits: size, omittingEmptySubsequences: false).prefix(size)
+        var special: [String: Int32] = [:]
+        for (id, line) in lines.enumerated() where id >= textTokens.count {
+            special[String(decoding: line, as: UTF8.self)] = Int32(id)
+        }
+        func id(_ name: String) throws -> Int32 {
+            guard let id = special[name] else { throw ModelImportError.malformed(path: url.path, reason: "it has no \(name) token") }
+            return id
+        }
+        endOfText = try id("<|endoftext|>")
+        startOfTranscript = try id("<|startoftranscript|>")
+        translate = try id("<|translate|>")
+        transcribe = try id("<|transcribe|>")
+        noTimestamps = try id("<|notimestamps|>")
+        firstTimestamp = try id("<|0.00|>")
+        guard firstTimestamp + 1500 < size else {
+            throw ModelImportError.malformed(path: url.path, reason: "it has fewer than 1,501 timestamp tokens")
+        }
+        var languages: [Int32: String] = [:]
+        for (name, id) in special where id > startOfTranscript && id < translate && name.hasPrefix("<|") && name.hasSuffix("|>") {
+            languages[id] = String(name.dropFirst(2).dropLast(2))
+        }
+        self.languages = languages
+        let never = [try id("<|startoflm|>"), try id("<|startofprev|>"), try id("<|nocaptions|>"), noTimestamps, startOfTranscript, translate, transcribe]
+            + languages.keys
+        var idOf: [String: Int32] = [:]
+        for (id, bytes) in textTokens.enumerated() { idOf[String(decoding: bytes, as: UTF8.self)] = Int32(id) }
+        rules = WhisperTokenRules(
+            vocabularySize: size, endOfText: endOfText, firstTimestamp: firstTimestamp, neverEmitted: never.sorted(),
+            blankAtStart: [endOfText] + (idOf[" "].map { [$0] } ?? []), nonSpeech: WhisperTokenRules.nonSpeechTokens(idOf: idOf),
+            maxInitialTimestamp: Int((Self.maxInitialSeconds / WhisperTokenRules.timestampStep).rounded()))
+    }
+
+    /// libwhisper's default `max_initial_ts`: a window's first timestamp is at most 1 s in.
+    static let maxInitialSeconds: Float = 1.0
+
+    /// English-only models list the language tokens too but were never trained on them; the
+    /// vocabulary's size tells them apart (51,864 English-only, 51,865 on multilingual), as in
+    /// libwhisper.
+    var isMultilingual: Bool { size > Self.englishOnlySize }
+    static let englishOnlySize = 51_864
+
+    /// The tokens a window's decoding starts from: start of transcript, then for a
+    /// multilingual model the language and the task.
+    func prompt(language: String?, translating: Bool) throws -> [Int32] {
+        guard isMultilingual else { return [startOfTranscript] }
+        guard let language, let id = languages.first(where: { $0.value == language })?.key else {
+            throw SpeechError.engineFailed(engine: WhisperEngine.engineName, reason: "the model has no token for language \(language ?? "none")")
+        }
+        return [startOfTranscript, id, translating ? translate : transcribe]
+    }
+
+    func bytes(of token: Int32) -> [UInt8] {
+        Int(token) < textTokens.count && token >= 0 ? textTokens[Int(token)] : []
+    }
+}

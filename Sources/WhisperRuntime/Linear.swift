@@ -1,0 +1,115 @@
+/// How the runtime stores the weights of its linear layers.
+public enum WeightPrecision: String, Sendable, CaseIterable {
+    /// int8, one scale per output row, with activations quantized per row at each product and
+    /// accumulated exactly in int32 (CTranslate2's int8 scheme): a quarter of float32's memory
+    /// traffic and the CPU's integer dot-product instructions.
+    case int8
+    /// float32 throughout: slower, for checking what quantization changes.
+    case float32
+}
+
+/// y = x·Wᵀ + b for a weight W of `outputs` rows and `inputs` columns.
+struct Linear {
+    let outputs: Int
+    let inputs: Int
+    let bias: [Float]?
+    private let storage: Storage
+
+    private enum Storage {
+        case float([Float])
+        /// q: outputs × inputs; w ≈ q / scales[row]; correction[row] = 128 · Σ q[row]
+        /// (activations are shifted by 128 into unsigned bytes for the product).
+        case int8(q: [Int8], scales: [Float], correction: [Int32])
+    }
+
+    init(_ tensor: WeightTensor, bias: [Float]?, precision: WeightPrecision) {
+        outputs = tensor.shape[0]
+        inputs = tensor.count / outputs
+        self.bias = bias
+        switch precision {
+        case .float32:
+            storage = .float(tensor.floats())
+        case .int8:
+            let (q, scales) = Self.quantized(tensor, rows: outputs, width: inputs)
+            var correction = [Int32](repeating: 0, count: outputs)
+            for row in 0 ..< outputs {
+                var sum: Int32 = 0
+                for j in 0 ..< inputs { sum += Int32(q[row * inputs + j]) }
+                correction[row] = 128 * sum
+            }
+            storage = .int8(q: q, scales: scales, correction: correction)
+        }
+    }
+
+    /// Row-wise symmetric int8: each row's largest magnitude becomes 127. A tensor stored in
+    /// int8 is taken as it is.
+    private static func quantized(_ tensor: WeightTensor, rows: Int, width: Int) -> ([Int8], [Float]) {
+        if case .int8(let data, let scales) = tensor.storage {
+            return (data.withUnsafeBytes { Array($0.bindMemory(to: Int8.self)) }, scales)
+        }
+        let values = tensor.floats()
+        var q = [Int8](repeating: 0, count: values.count)
+        var scales = [Float](repeating: 1, count: rows)
+        for row in 0 ..< rows {
+            var top: Float = 0
+            for j in 0 ..< width { top = max(top, abs(values[row * width + j])) }
+            let scale: Float = top > 0 ? 127 / top : 1
+            scales[row] = scale
+            for j in 0 ..< width { q[row * width + j] = Int8((values[row * width + j] * scale).rounded()) }
+        }
+        return (q, scales)
+    }
+
+    /// `rows` rows of `x` (each `inputs` long) through the layer into `y` (each `outputs` long).
+    func apply(_ x: UnsafeBufferPointer<Float>, rows: Int, into y: UnsafeMutableBufferPointer<Float>) throws {
+        precondition(x.count >= rows * inputs && y.count >= rows * outputs)
+        switch storage {
+        case .float(let w):
+            try w.withUnsafeBufferPointer { w in
+                try MatrixProduct.float(m: rows, n: outputs, k: inputs, a: x, b: w, transposedB: true, c: y)
+            }
+        case .int8(let q, let scales, let correction):
+            var shifted = [UInt8](repeating: 128, count: rows * inputs)
+            var rowScales = [Float](repeating: 1, count: rows)
+            shifted.withUnsafeMutableBufferPointer { shifted in
+                for row in 0 ..< rows {
+                    let values = UnsafeBufferPointer(rebasing: x[row * inputs ..< (row + 1) * inputs])
+                    let top = VectorMath.largestMagnitude(values)
+                    let scale: Float = top > 0 ? 127 / top : 1
+                    rowScales[row] = scale
+                    VectorMath.shiftedBytes(values, scale: scale, into: UnsafeMutableBufferPointer(rebasing: shifted[row * inputs ..< (row + 1) * inputs]))
+                }
+            }
+            var products = [Int32](repeating: 0, count: rows * outputs)
+            try shifted.withUnsafeBufferPointer { a in
+                try q.withUnsafeBufferPointer { b in
+                    try products.withUnsafeMutableBufferPointer { c in
+                        try MatrixProduct.integer(m: rows, n: outputs, k: inputs, a: a, b: b, c: c)
+                    }
+                }
+            }
+            let inverseScales = scales.map { 1 / $0 }
+            for row in 0 ..< rows {
+                let inverse = 1 / rowScales[row]
+                for n in 0 ..< outputs {
+                    y[row * outputs + n] = Float(products[row * outputs + n] &- correction[n]) * inverse * inverseScales[n]
+                }
+            }
+        }
+        if let bias {
+            for row in 0 ..< rows {
+                for n in 0 ..< outputs { y[row * outputs + n] += bias[n] }
+            }
+        }
+    }
+
+    /// Row `row` of W as floats (the token embedding the output projection shares).
+    func row(_ row: Int) -> [Float] {
+        switch storage {
+        case .float(let w):
+            return Array(w[row * inputs ..< (row + 1) * inputs])
+        case .int8(let q, let scales, _):
+            return (0 ..< inputs).map { Float(q[row * inputs + $0]) / scales[row] }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+/// The sizes that make one Whisper model; the runtime checks every weight against them.
+public struct WhisperDimensions: Sendable, Equatable {
+    public var melCount: Int
+    /// Encoder positions (1,500 for 30 s) and width.
+    public var audioContext: Int
+    public var audioState: Int
+    public var audioHeads: Int
+    public var audioLayers: Int
+    /// Decoder positions (448) and width.
+    public var textContext: Int
+    public var textState: Int
+    public var textHeads: Int
+    public var textLayers: Int
+    public var vocabularySize: Int
+
+    public init(melCount: Int, audioContext: Int, audioState: Int, audioHeads: Int, audioLayers: Int,
+                textContext: Int, textState: Int, textHeads: Int, textLayers: Int, vocabularySize: Int) {
+        self.melCount = melCount
+        self.audioContext = audioContext
+        self.audioState = audioState
+        self.audioHeads = audioHeads
+        self.audioLayers = audioLayers
+        self.textContext = textContext
+        self.textState = textState
+        self.textHeads = textHeads
+        self.textLayers = textLayers
+        self.vocabularySize = vocabularySize
+    }
+}
+
+/// Attention's pre-normed block, the same in encoder and decoder: layer norm, fused
+/// projections, scaled dot products per head, output projection.
+struct NormedProjection {
+    let gamma: [Float]
+    let beta: [Float]
+    let linear: Linear
+
+    init(_ source: some WeightSource, norm: String, linear name: String, outputs: Int, inputs: Int, precision: WeightPrecision) throws {
+        gamma = try source.floats("\(norm)/gamma", [inputs])
+        beta = try source.floats("\(norm)/beta", [inputs])
+        linear = try Linear(source.tensor("\(name)/weight", [outputs, inputs]), bias: source.floats("\(name)/bias", [outputs]), precision: precision)
+    }
+
+    /// layerNorm(x)·Wᵀ + b for `rows` rows.
+    func apply(_ x: [Float], rows: Int) throws -> [Float] {
+        var normed = x
+        normed.withUnsafeMutableBufferPointer { VectorMath.layerNorm($0, width: linear.inputs, gamma: gamma, beta: beta) }
+        return try linear(normed, rows: rows)
+    }
+}
+
+extension Linear {
+    init(_ source: some WeightSource, _ name: String, outputs: Int, inputs: Int, precision: WeightPrecision) throws {
+        self.init(try source.tensor("\(name)/weight", [outputs, inputs]), bias: try source.floats("\(name)/bias", [outputs]), precision: precision)
+    }
+
+    func callAsFunction(_ x: [Float], rows: Int) throws -> [Float] {
+        var y = [Float](repeating: 0, count: rows * outputs)
+        try x.withUnsafeBufferPointer { x in try y.withUnsafeMutableBufferPointer { try apply(x, rows: rows, into: $0) } }
+        return y
+    }
+}
+
+/// Scaled dot-product attention of one head: out[q×d] = softmax(Q·Kᵀ/√d)·V, where row i of
+/// Q sees the first `visible(i)` rows of K and V. Q, K and V are column blocks of wider rows.
+struct HeadAttention {
+    let headWidth: Int
+
+    func callAsFunction(
+        queries: UnsafeBufferPointer<Float>, queryStride: Int, queryRows: Int,
+        keys: UnsafeBufferPointer<Float>, values: UnsafeBufferPointer<Float>, keyStride: Int, keyRows: Int,
+        visible: (Int) -> Int, scores: UnsafeMutableBufferPointer<Float>,
+        into out: UnsafeMutableBufferPointer<Float>, outStride: Int
+    ) throws {
+        precondition(scores.count >= queryRows * keyRows)
+        try MatrixProduct.float(m: queryRows, n: keyRows, k: headWidth, a: queries, lda: queryStride, b: keys, ldb: keyStride,
+                                transposedB: true, c: scores, alpha: 1 / Float(headWidth).squareRoot())
+        for row in 0 ..< queryRows {
+            VectorMath.softmax(UnsafeMutableBufferPointer(rebasing: scores[row * keyRows ..< (row + 1) * keyRows]), valid: visible(row))
+        }
+        try MatrixProduct.float(m: queryRows, n: headWidth, k: keyRows, a: UnsafeBufferPointer(scores), b: values, ldb: keyStride,
+                                transposedB: false, c: out, ldc: outStride)
+    }
+}
