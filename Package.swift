@@ -61,6 +61,10 @@ let package = Package(
         .target(name: "Batch", dependencies: ["CapforgeCore", "Media", "Burn", "Speech", "Captions"]),
         .executableTarget(name: "capforge", dependencies: ["Arguments", "CapforgeCore", "Media", "Burn", "Speech", "Captions", "Batch"]),
 
+        // Benchmarks/whisper-runtime: the runtime against libwhisper window by window.
+        .executableTarget(
+            name: "whisper-runtime-bench", dependencies: ["CapforgeCore", "Speech", "WhisperRuntime"], path: "Benchmarks/WhisperRuntimeBench"),
+
         // Helpers shared by several test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),

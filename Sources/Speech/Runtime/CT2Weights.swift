@@ -25,11 +25,11 @@ extension CT2Model: WeightSource {
 
 /// A Whisper model in a CTranslate2 folder, loaded for Capforge's own runtime: the network and
 /// the vocabulary that names its tokens.
-struct RuntimeWhisperModel {
-    let network: WhisperNetwork
+public struct RuntimeWhisperModel: Sendable {
+    public let network: WhisperNetwork
     let vocabulary: RuntimeVocabulary
 
-    init(directory: URL, precision: WeightPrecision = .int8) throws {
+    public init(directory: URL, precision: WeightPrecision = .int8) throws {
         let (bytes, path) = try CT2WhisperConverter.readModelBinary(directory)
         let model = try CT2Model(data: bytes, path: path)
         guard model.spec == "WhisperSpec" else {
