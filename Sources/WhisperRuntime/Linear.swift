@@ -19,7 +19,7 @@ struct Linear {
         case float([Float])
         /// q: outputs × inputs; w ≈ q / scales[row]; correction[row] = 128 · Σ q[row]
         /// (activations are shifted by 128 into unsigned bytes for the product).
-        case int8(q: [Int8], scales: [Float], correction: [Int32])
+        case int8(q: [Int8], scales: [Float], inverseScales: [Float], correction: [Int32])
     }
 
     init(_ tensor: WeightTensor, bias: [Float]?, precision: WeightPrecision) {
@@ -37,7 +37,7 @@ struct Linear {
                 for j in 0 ..< inputs { sum += Int32(q[row * inputs + j]) }
                 correction[row] = 128 * sum
             }
-            storage = .int8(q: q, scales: scales, correction: correction)
+            storage = .int8(q: q, scales: scales, inverseScales: scales.map { 1 / $0 }, correction: correction)
         }
     }
 
@@ -68,16 +68,18 @@ struct Linear {
             try w.withUnsafeBufferPointer { w in
                 try MatrixProduct.float(m: rows, n: outputs, k: inputs, a: x, b: w, transposedB: true, c: y)
             }
-        case .int8(let q, let scales, let correction):
+        case .int8(let q, _, let inverseScales, let correction):
             var shifted = [UInt8](repeating: 128, count: rows * inputs)
             var rowScales = [Float](repeating: 1, count: rows)
             shifted.withUnsafeMutableBufferPointer { shifted in
-                for row in 0 ..< rows {
+                rowScales.withUnsafeMutableBufferPointer { rowScales in
+                Parallel.rows(rows) { row in
                     let values = UnsafeBufferPointer(rebasing: x[row * inputs ..< (row + 1) * inputs])
                     let top = VectorMath.largestMagnitude(values)
                     let scale: Float = top > 0 ? 127 / top : 1
                     rowScales[row] = scale
                     VectorMath.shiftedBytes(values, scale: scale, into: UnsafeMutableBufferPointer(rebasing: shifted[row * inputs ..< (row + 1) * inputs]))
+                }
                 }
             }
             var products = [Int32](repeating: 0, count: rows * outputs)
@@ -88,13 +90,23 @@ struct Linear {
                     }
                 }
             }
-            let inverseScales = scales.map { 1 / $0 }
-            for row in 0 ..< rows {
-                let inverse = 1 / rowScales[row]
-                for n in 0 ..< outputs {
-                    y[row * outputs + n] = Float(products[row * outputs + n] &- correction[n]) * inverse * inverseScales[n]
+            let zeros = bias == nil ? [Float](repeating: 0, count: outputs) : []
+            products.withUnsafeBufferPointer { products in
+                inverseScales.withUnsafeBufferPointer { inverseScales in
+                    correction.withUnsafeBufferPointer { correction in
+                        (bias ?? zeros).withUnsafeBufferPointer { bias in
+                            Parallel.rows(rows) { row in
+                                let inverse = 1 / rowScales[row]
+                                let base = row * outputs
+                                for n in 0 ..< outputs {
+                                    y[base + n] = Float(products[base + n] &- correction[n]) * inverse * inverseScales[n] + bias[n]
+                                }
+                            }
+                        }
+                    }
                 }
             }
+            return
         }
         if let bias {
             for row in 0 ..< rows {
@@ -108,7 +120,7 @@ struct Linear {
         switch storage {
         case .float(let w):
             return Array(w[row * inputs ..< (row + 1) * inputs])
-        case .int8(let q, let scales, _):
+        case .int8(let q, let scales, _, _):
             return (0 ..< inputs).map { Float(q[row * inputs + $0]) / scales[row] }
         }
     }

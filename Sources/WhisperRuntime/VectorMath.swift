@@ -116,7 +116,12 @@ enum VectorMath {
 
     /// GELU with the exact error function, as Whisper was trained.
     static func gelu(_ values: UnsafeMutableBufferPointer<Float>) {
-        transform(values) { x in 0.5 * x * (1 + erf(x * 0.707_106_78)) }
+        let block = 4096
+        Parallel.rows((values.count + block - 1) / block) { part in
+            transform(UnsafeMutableBufferPointer(rebasing: values[part * block ..< min(values.count, (part + 1) * block)])) { x in
+                0.5 * x * (1 + erf(x * 0.707_106_78))
+            }
+        }
     }
 
     /// Each row of `rows` (row length `width`) normalised to zero mean and unit variance, then
@@ -125,7 +130,7 @@ enum VectorMath {
         precondition(rows.count % width == 0 && gamma.count == width && beta.count == width)
         gamma.withUnsafeBufferPointer { g in
             beta.withUnsafeBufferPointer { b in
-                for row in 0 ..< rows.count / width {
+                Parallel.rows(rows.count / width) { row in
                     let base = row * width
                     var sum: Float = 0
                     for j in 0 ..< width { sum += rows[base + j] }

@@ -75,7 +75,7 @@ struct HeadAttention {
         precondition(scores.count >= queryRows * keyRows)
         try MatrixProduct.float(m: queryRows, n: keyRows, k: headWidth, a: queries, lda: queryStride, b: keys, ldb: keyStride,
                                 transposedB: true, c: scores, alpha: 1 / Float(headWidth).squareRoot())
-        for row in 0 ..< queryRows {
+        Parallel.rows(queryRows) { row in
             VectorMath.softmax(UnsafeMutableBufferPointer(rebasing: scores[row * keyRows ..< (row + 1) * keyRows]), valid: visible(row))
         }
         try MatrixProduct.float(m: queryRows, n: headWidth, k: keyRows, a: UnsafeBufferPointer(scores), b: values, ldb: keyStride,
