@@ -47,8 +47,9 @@ for path in arguments.dropFirst(4) {
         let ours = try runtime.firstWindow(of: slice, language: language?.code)
         var theirs = ""
         totals.library += try seconds {
-            theirs = try engine.transcribeDetailed(MonoAudio(samples: slice), language: .english, cancellation: Cancellation())
-                .segments.map(\.text).joined(separator: " ")
+            // One encoder pass, as the runtime's (libwhisper's temperature fallback included).
+            theirs = try engine.transcribeWindow(MonoAudio(samples: slice), language: .english, nextWindowFrom: 0, cancellation: Cancellation())
+                .words.map(\.text).joined(separator: " ")
         }
         totals.mel += ours.melSeconds
         totals.encode += ours.encodeSeconds
