@@ -69,4 +69,5 @@ print(String(format: "%d windows, %d tokens; runtime: mel %.2f s, encoder %.2f s
              totals.windows, totals.tokens, totals.mel, totals.encode, 1000 * totals.encode / Double(totals.windows), totals.decode,
              1000 * totals.decode / Double(totals.tokens)))
 print(String(format: "whole windows: runtime %.2f s, libwhisper %.2f s: ratio %.2f", ours, totals.library, ours / totals.library))
+print("seconds \(totals.windows) \(totals.tokens) \(totals.mel + totals.encode) \(totals.decode) \(totals.library)")
 print("same words in \(totals.sameText) of \(totals.windows) windows; \(totals.wordsDiffering) word edits against libwhisper's \(totals.words) words")

@@ -1,4 +1,5 @@
 import Foundation
+import WhisperRuntime
 
 /// whisper.cpp's legacy ggml model header: magic, then 11 int32 hyper-parameters.
 public struct WhisperHyperparameters: Equatable, Sendable {
@@ -55,6 +56,14 @@ public struct WhisperHyperparameters: Equatable, Sendable {
         self.textLayers = textLayers
         self.melCount = melCount
         self.fileType = fileType
+    }
+}
+
+extension WhisperHyperparameters {
+    /// The sizes Capforge's own runtime builds the network from.
+    var dimensions: WhisperDimensions {
+        WhisperDimensions(melCount: melCount, audioContext: audioContext, audioState: audioState, audioHeads: audioHeads, audioLayers: audioLayers,
+                          textContext: textContext, textState: textState, textHeads: textHeads, textLayers: textLayers, vocabularySize: vocabularySize)
     }
 }
 

@@ -35,13 +35,10 @@ public struct RuntimeWhisperModel: Sendable {
         guard model.spec == "WhisperSpec" else {
             throw ModelImportError.unsupported(path: path, reason: "it holds a \(model.spec), not a Whisper model")
         }
-        let h = try CT2WhisperConverter.hyperparameters(of: model)
-        let dimensions = WhisperDimensions(
-            melCount: h.melCount, audioContext: h.audioContext, audioState: h.audioState, audioHeads: h.audioHeads, audioLayers: h.audioLayers,
-            textContext: h.textContext, textState: h.textState, textHeads: h.textHeads, textLayers: h.textLayers, vocabularySize: h.vocabularySize)
-        vocabulary = try RuntimeVocabulary(directory: directory, size: h.vocabularySize)
+        let hyperparameters = try CT2WhisperConverter.hyperparameters(of: model)
+        vocabulary = try RuntimeVocabulary(directory: directory, size: hyperparameters.vocabularySize)
         do {
-            network = try WhisperNetwork(weights: model, dimensions: dimensions, precision: precision)
+            network = try WhisperNetwork(weights: model, dimensions: hyperparameters.dimensions, precision: precision)
         } catch let error as RuntimeError {
             throw ModelImportError.malformed(path: path, reason: error.description)
         }
