@@ -12,6 +12,8 @@ struct RuntimeVocabulary {
     let translate: Int32
     let transcribe: Int32
     let noTimestamps: Int32
+    /// <|nocaptions|>: its probability after the prompt is the window's no-speech probability.
+    let noCaptions: Int32
     let firstTimestamp: Int32
     /// Language codes by token id ("en" for `<|en|>`).
     let languages: [Int32: String]
@@ -40,6 +42,7 @@ struct RuntimeVocabulary {
         translate = try id("<|translate|>")
         transcribe = try id("<|transcribe|>")
         noTimestamps = try id("<|notimestamps|>")
+        noCaptions = try id("<|nocaptions|>")
         firstTimestamp = try id("<|0.00|>")
         guard firstTimestamp + 1500 < size else {
             throw ModelImportError.malformed(path: url.path, reason: "it has fewer than 1,501 timestamp tokens")
@@ -49,7 +52,7 @@ struct RuntimeVocabulary {
             languages[id] = String(name.dropFirst(2).dropLast(2))
         }
         self.languages = languages
-        let never = [try id("<|startoflm|>"), try id("<|startofprev|>"), try id("<|nocaptions|>"), noTimestamps, startOfTranscript, translate, transcribe]
+        let never = [try id("<|startoflm|>"), try id("<|startofprev|>"), noCaptions, noTimestamps, startOfTranscript, translate, transcribe]
             + languages.keys
         var idOf: [String: Int32] = [:]
         for (id, bytes) in textTokens.enumerated() { idOf[String(decoding: bytes, as: UTF8.self)] = Int32(id) }
@@ -78,7 +81,28 @@ struct RuntimeVocabulary {
         return [startOfTranscript, id, translating ? translate : transcribe]
     }
 
+    /// Language tokens in libwhisper's language-id order (the vocabulary's).
+    var languageTokens: [Int32] { languages.keys.sorted() }
+
+    func languageCode(ofID id: Int32) -> String? {
+        let tokens = languageTokens
+        return id >= 0 && Int(id) < tokens.count ? languages[tokens[Int(id)]] : nil
+    }
+
+    func languageID(of code: String) -> Int32? {
+        languageTokens.firstIndex { languages[$0] == code }.map(Int32.init)
+    }
+
     func bytes(of token: Int32) -> [UInt8] {
         Int(token) < textTokens.count && token >= 0 ? textTokens[Int(token)] : []
+    }
+
+    /// How libwhisper spells a token, special ones included ("[_TT_150]" for <|3.00|>): its
+    /// token timing weighs each token by these letters.
+    func libwhisperSpelling(of token: Int32) -> [UInt8] {
+        if token > firstTimestamp { return Array("[_TT_\(token - firstTimestamp)]".utf8) }
+        if token == firstTimestamp { return Array("[_BEG_]".utf8) }
+        if token == endOfText { return Array("[_EOT_]".utf8) }
+        return bytes(of: token)
     }
 }

@@ -1,6 +1,7 @@
 import CWhisper
 import CapforgeCore
 import Foundation
+import WhisperRuntime
 
 /// The modern tier: Whisper through libwhisper, one loaded model per engine.
 /// Unchecked: the C context is not Sendable; `lock` serialises every use of it.
@@ -11,10 +12,16 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
     public let options: WhisperOptions
     public let isMultilingual: Bool
 
-    // whisper_context is single-threaded: every use goes through `lock`.
+    // whisper_context and the runtime's decoding are single-threaded: every use goes through `lock`.
     private let lock = NSLock()
-    private let context: WhisperContext
+    private let backend: Backend
     private let endOfText: Int32
+
+    /// Who runs the network: libwhisper, or Capforge's own runtime (issue 44).
+    private enum Backend {
+        case library(WhisperContext)
+        case runtime(RuntimeBackend)
+    }
 
     /// Loads the ggml model at `modelPath` after checking the library matches our header and
     /// the model is whole (libwhisper aborts the process on a model whose header lies).
@@ -29,7 +36,8 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
         } else {
             attention = .flash
         }
-        context = try WhisperContext(modelPath: modelPath, attention: attention)
+        let context = try WhisperContext(modelPath: modelPath, attention: attention)
+        backend = .library(context)
         endOfText = context.endOfText
         isMultilingual = context.isMultilingual
         supportedLanguages = isMultilingual ? Set(WhisperLanguages.supported(byVocabularySize: hparams.vocabularySize)) : [.english]
@@ -37,6 +45,24 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
         identity = EngineIdentity(
             engine: Self.engineName, tier: .modern, model: ModelStore.modelName(ofFile: URL(fileURLWithPath: modelPath).lastPathComponent),
             modelSHA256: modelSHA256)
+    }
+
+    /// Whisper on Capforge's own runtime, from the CTranslate2 folder `directory` (int8 weights
+    /// by default). Greedy decoding with libwhisper's temperature fallback and token timing;
+    /// not yet with a beam, a text prompt or DTW timing.
+    public init(runtimeModel directory: URL, options: WhisperOptions = WhisperOptions(), precision: WeightPrecision = .int8) throws {
+        guard options.beamSize == 1, options.initialPrompt == nil, !options.preciseTiming else {
+            throw SpeechError.engineFailed(engine: Self.engineName, reason: "Capforge's own Whisper runtime does not yet decode with a beam, a prompt or DTW timing")
+        }
+        let model = try RuntimeWhisperModel(directory: directory, precision: precision)
+        let runtime = RuntimeBackend(model: model)
+        backend = .runtime(runtime)
+        WhisperNetwork.threads = options.threads
+        endOfText = runtime.endOfText
+        isMultilingual = runtime.isMultilingual
+        supportedLanguages = isMultilingual ? Set(WhisperLanguages.supported(byVocabularySize: model.network.dimensions.vocabularySize)) : [.english]
+        self.options = options
+        identity = EngineIdentity(engine: Self.engineName, tier: .modern, model: directory.lastPathComponent, modelSHA256: nil)
     }
 
     public func transcribe(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> [Word] {
@@ -128,7 +154,7 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
             let finished = segments.last.map { Double($0.end) / 100 } ?? 0
             heardUntil = min(audio.endTime, audio.startTime + (finished > 0 ? finished : Double(WhisperEngine.windowFrames) / 100))
         }
-        let decodedIn = requested ?? WhisperLanguages.language(of: context.decodedLanguageID) ?? .english
+        let decodedIn = requested ?? WhisperLanguages.language(of: decodedLanguageID) ?? .english
         var redecoded = 0
         let bursts = LoudnessEnvelope(audio.samples[...]).bursts()
         // A run of repeats is decoded again on its own, with no text before it to copy. Heard
@@ -189,7 +215,11 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
         guard isMultilingual else { return nil }
         lock.lock()
         defer { lock.unlock() }
-        let probabilities = try context.languageProbabilities(audio.samples, threads: Int32(options.threads))
+        let probabilities: [Float]
+        switch backend {
+        case .library(let context): probabilities = try context.languageProbabilities(audio.samples, threads: Int32(options.threads))
+        case .runtime(let runtime): probabilities = try runtime.languageProbabilities(audio.samples)
+        }
         guard let best = probabilities.indices.max(by: { probabilities[$0] < probabilities[$1] }),
               let language = WhisperLanguages.language(of: Int32(best)) else {
             throw SpeechError.engineFailed(engine: Self.engineName, reason: "language detection returned no language")
@@ -226,14 +256,32 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
     /// Centiseconds one encoder pass hears.
     static let windowFrames = 3000
 
+    private var decodedLanguageID: Int32 {
+        switch backend {
+        case .library(let context): return context.decodedLanguageID
+        case .runtime(let runtime): return runtime.decodedLanguageID
+        }
+    }
+
     func decode(
         _ samples: [Float], language: String, task: WhisperTask, prompt: String?, redecoding: Bool, passesBefore: Int64?,
         cancellation: Cancellation, began: Date
     ) throws -> (segments: [DecodedSegment], stoppedEarly: Bool, beam: BeamTally?) {
+        let context: WhisperContext
+        switch backend {
+        case .runtime(let runtime):
+            // The initializer refused a prompt and a beam; a respelling pass never reaches here.
+            let decoded = try runtime.decode(samples, language: language, translating: task == .translate, redecoding: redecoding,
+                                             passesBefore: passesBefore, cancellation: cancellation)
+            return (decoded.segments, decoded.stoppedEarly, nil)
+        case .library(let library):
+            context = library
+        }
         var params = parameters(task: task, prompt: prompt, redecoding: redecoding)
         // The beam plans from the first token of a window decoded at temperature 0 with no text
         // prompt; a prompted respelling pass and a re-decode (which samples) stay greedy.
-        let beam = options.beamSize > 1 && prompt == nil && !redecoding ? beamForcing(task: task, params: params, cancellation: cancellation) : nil
+        let beam = options.beamSize > 1 && prompt == nil && !redecoding
+            ? beamForcing(context, task: task, params: params, cancellation: cancellation) : nil
         let status = language.withCString { code in
             (prompt ?? "").withCString { promptText in
                 params.language = code
@@ -251,7 +299,7 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
         throw SpeechError.engineFailed(engine: Self.engineName, reason: "whisper_full failed with code \(status.status)")
     }
 
-    private func beamForcing(task: WhisperTask, params: whisper_full_params, cancellation: Cancellation) -> BeamForcing {
+    private func beamForcing(_ context: WhisperContext, task: WhisperTask, params: whisper_full_params, cancellation: Cancellation) -> BeamForcing {
         let prompt = context.prompt(translating: task == .translate)
         return BeamForcing(
             BeamForcing.Setup(
@@ -276,6 +324,7 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
 
     /// Everything but the language and the prompt's text, which `decode` lends for the call only.
     func parameters(task: WhisperTask, prompt: String?, redecoding: Bool) -> whisper_full_params {
+        guard case .library(let context) = backend else { preconditionFailure("libwhisper's parameters were asked of the runtime") }
         // Greedy even with a beam: Capforge's beam search picks the tokens the greedy sampler takes.
         var params = context.defaultParams(WHISPER_SAMPLING_GREEDY)
         params.n_threads = Int32(options.threads)

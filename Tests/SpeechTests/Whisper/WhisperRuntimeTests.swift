@@ -1,6 +1,7 @@
 import CapforgeCore
 import Foundation
 import Testing
+import TestSupport
 import WhisperRuntime
 @testable import Speech
 
@@ -84,6 +85,67 @@ import WhisperRuntime
                                            textContext: 448, textState: 384, textHeads: 6, textLayers: 4, vocabularySize: 51864)
         #expect(throws: RuntimeError.malformedWeights(name: "decoder/layer_0/ffn/linear_1/weight", reason: "shape [384, 1535], the model's dimensions imply [384, 1536]")) {
             _ = try WhisperNetwork(weights: Tampered(model: model), dimensions: dimensions)
+        }
+    }
+}
+
+extension WhisperRuntimeTests {
+    static let runtimeEngine = Result { try WhisperEngine(runtimeModel: WhisperFixtures.ct2TinyEn) }
+
+    /// Through WhisperEngine (loop repair, no-speech filter, word assembly as for libwhisper):
+    /// the LibriVox clips within 10 % WER, every word timed inside its clip and in order, and the
+    /// same words as libwhisper's engine on each clip.
+    @Test func theEngineOnTheRuntimeHearsTheLibriVoxClips() throws {
+        let runtime = try Self.runtimeEngine.get()
+        let library = try Self.engine.get()
+        var edits = 0, total = 0
+        for clip in try WhisperFixtures.librivoxClips() {
+            let result = try runtime.transcribeDetailed(clip.audio, language: .english, cancellation: Cancellation())
+            let hypothesis = result.words.map(\.text).joined(separator: " ")
+            let wer = WER.errors(reference: clip.reference, hypothesis: hypothesis)
+            edits += wer.edits
+            total += wer.words
+            #expect(result.words.allSatisfy { $0.start >= 0 && $0.end <= clip.audio.endTime && $0.start <= $0.end })
+            #expect(zip(result.words, result.words.dropFirst()).allSatisfy { $0.start <= $1.start })
+            #expect(result.words.allSatisfy { $0.evidence != nil && (0 ... 1).contains($0.confidence) })
+            let theirs = try library.transcribeDetailed(clip.audio, language: .english, cancellation: Cancellation()).words.map(\.text)
+            #expect(WER.words(hypothesis) == WER.words(theirs.joined(separator: " ")), "\(clip.name)")
+        }
+        #expect(Double(edits) / Double(total) <= 0.10, "\(edits)/\(total)")
+    }
+
+    /// The five clips joined with a second of silence between them (29.7 s, one window, five
+    /// sentences): each word, given to the clip whose span its start is nearest, must be that
+    /// clip's (within 20 % WER a clip), and no word may start more than a second outside every
+    /// clip. (The network's timestamps are CTranslate2's, which end these segments up to 1.3 s
+    /// later than libwhisper's; token timing pulls words back to the sound.)
+    @Test func sentencesOfJoinedClipsKeepTheirPlaces() throws {
+        let clips = try WhisperFixtures.librivoxClips()
+        var samples: [Float] = []
+        var spans: [ClosedRange<Double>] = []
+        for clip in clips {
+            let start = Double(samples.count) / Double(MonoAudio.sampleRate)
+            samples += clip.audio.samples
+            spans.append(start ... Double(samples.count) / Double(MonoAudio.sampleRate))
+            samples += [Float](repeating: 0, count: MonoAudio.sampleRate)
+        }
+        let words = try Self.runtimeEngine.get().transcribeDetailed(MonoAudio(samples: samples), language: .english, cancellation: Cancellation()).words
+        var heard = Array(repeating: [String](), count: clips.count)
+        for word in words {
+            let distances = spans.map { max(0, $0.lowerBound - word.start, word.start - $0.upperBound) }
+            let nearest = distances.indices.min { distances[$0] < distances[$1] }!
+            #expect(distances[nearest] <= 1, "\(word.text) at \(word.start) s")
+            heard[nearest].append(word.text)
+        }
+        for (clip, words) in zip(clips, heard) {
+            let wer = WER.errors(reference: clip.reference, hypothesis: words.joined(separator: " "))
+            #expect(Double(wer.edits) <= 0.2 * Double(wer.words), "\(clip.name): \(words)")
+        }
+    }
+
+    @Test func aBeamOrAPromptIsRefusedByName() {
+        for options in [WhisperOptions(beamSize: 5), WhisperOptions(initialPrompt: "Dashwood"), WhisperOptions(preciseTiming: true)] {
+            #expect(throws: SpeechError.self) { try WhisperEngine(runtimeModel: WhisperFixtures.ct2TinyEn, options: options) }
         }
     }
 }

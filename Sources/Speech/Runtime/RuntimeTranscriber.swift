@@ -1,0 +1,246 @@
+import CapforgeCore
+import Foundation
+import WhisperRuntime
+
+/// libwhisper 1.8.5's `whisper_full` with Capforge's settings (timestamps and token timing on,
+/// no text carried between windows, non-speech tokens suppressed, temperature fallback), run on
+/// Capforge's own network: window after window from the start of the audio, each decoded at
+/// temperature 0 and, when the decoding fails libwhisper's checks, again at 0.2, 0.4, ... with
+/// five sampled sequences, the best kept. The output has libwhisper's shape (`DecodedSegment`),
+/// so everything WhisperEngine does after the library runs applies unchanged.
+struct RuntimeTranscriber {
+    let model: RuntimeWhisperModel
+
+    struct Request {
+        /// nil for an English-only model.
+        var language: String?
+        var translating = false
+        /// Start at the first fallback temperature (a loop decoded again, as libwhisper's caller asks).
+        var redecoding = false
+        /// Centiseconds into the audio: a window after the first starts only while the last
+        /// segment so far ends before this (the rest is heard by the next chunk).
+        var passesBefore: Int64?
+    }
+
+    // libwhisper's defaults for the greedy strategy.
+    static let temperatureStep: Float = 0.2
+    static let bestOf = 5
+    static let entropyThreshold = 2.4
+    static let logProbabilityThreshold = -1.0
+    static let noSpeechThreshold: Float = 0.6
+    static let timestampProbabilityThreshold: Float = 0.01
+    /// A window is not started for the last 100 ms (frames).
+    static let lastFrames = 10
+    static let windowFrames = LogMelSpectrogram.windowFrames
+
+    /// The segments of `samples` (16 kHz mono); `stoppedEarly` when `passesBefore` refused a window.
+    func run(_ samples: [Float], _ request: Request, cancellation: Cancellation) throws -> (segments: [DecodedSegment], stoppedEarly: Bool) {
+        let vocabulary = model.vocabulary, network = model.network
+        let mel = try LogMelSpectrogram(samples: samples, melCount: network.dimensions.melCount)
+        // Frames that hold audio (libwhisper's n_len_org).
+        let seekEnd = max(0, 1 + (samples.count + 200 - 400) / LogMelSpectrogram.hop)
+        let prompt = try vocabulary.prompt(language: request.language, translating: request.translating)
+        let temperatures = stride(from: request.redecoding ? Self.temperatureStep : 0, through: 1 + 1e-6, by: Self.temperatureStep).map { $0 }
+        var generators = (0 ..< Self.bestOf).map { SplitMix64(seed: UInt64($0)) }
+        var timing = TokenTiming(energy: TokenTiming.energy(of: samples), endOfText: vocabulary.endOfText, firstTimestamp: vocabulary.firstTimestamp)
+        var segments: [DecodedSegment] = []
+        var seek = 0
+        var windows = 0
+        while seek + Self.lastFrames < seekEnd {
+            if windows > 0, let before = request.passesBefore, let last = segments.last, last.end >= before {
+                return (segments, true)
+            }
+            windows += 1
+            let encoded = try network.encode(mel.window(at: seek))
+            var best = Sequence(decoding: try network.decoding(encoded))
+            var noSpeech: Float = 0
+            for (attempt, temperature) in temperatures.enumerated() {
+                var start = try network.decoding(encoded)
+                let first = try start.logits(after: prompt, past: 0)
+                noSpeech = Self.softmax(first)[Int(vocabulary.noCaptions)]
+                var sequences = (0 ..< (temperature > 0 ? Self.bestOf : 1)).map { _ in Sequence(decoding: start) }
+                var scores = Array(repeating: first, count: sequences.count)
+                let maxTokens = network.dimensions.textContext / 2 - 4
+                for i in 0 ..< maxTokens {
+                    try CancellationCheck(cancellation).check()
+                    for j in sequences.indices where sequences[j].active {
+                        let token = sample(scores[j], after: sequences[j].tokens.map(\.id), temperature: temperature, generator: &generators[j])
+                        sequences[j].tokens.append(token)
+                        sequences[j].advance(by: token, step: i, seek: seek, seekEnd: seekEnd, maxTokens: maxTokens, vocabulary: vocabulary)
+                    }
+                    guard sequences.contains(where: \.active) else { break }
+                    for j in sequences.indices where sequences[j].active {
+                        scores[j] = try sequences[j].decoding.logits(after: [sequences[j].tokens.last!.id], past: prompt.count + i)
+                    }
+                }
+                var bestIndex = 0, bestScore = -Double.infinity
+                for j in sequences.indices where !sequences[j].failed {
+                    sequences[j].score()
+                    if sequences[j].resultLength > 32, sequences[j].entropy < Self.entropyThreshold {
+                        sequences[j].failed = true
+                        continue
+                    }
+                    if sequences[j].meanLogProbability > bestScore {
+                        bestScore = sequences[j].meanLogProbability
+                        bestIndex = j
+                    }
+                }
+                best = sequences[bestIndex]
+                let last = attempt == temperatures.count - 1
+                if last || !(best.failed || (best.meanLogProbability < Self.logProbabilityThreshold && noSpeech < Self.noSpeechThreshold)) {
+                    break
+                }
+            }
+            var seekDelta = best.seekDelta
+            let tokens = best.tokens
+            let noSpeechWindow = noSpeech > Self.noSpeechThreshold && best.meanLogProbability < Self.logProbabilityThreshold
+            if !tokens.isEmpty, !noSpeechWindow {
+                segments += timing.segments(of: tokens, seek: seek, seekDelta: seekDelta, noSpeechProbability: noSpeech, vocabulary: vocabulary)
+            }
+            let beg = vocabulary.firstTimestamp
+            if tokens.count > 1, tokens[tokens.count - 2].id < beg, tokens[tokens.count - 1].id > beg {
+                // One timestamp at the end: the window's speech ran on past it; skip the whole window.
+                seekDelta = min(seekEnd - seek, Self.windowFrames)
+            }
+            seek += seekDelta
+        }
+        return (segments, false)
+    }
+
+    /// The next token after `prefix`: the likeliest allowed one at temperature 0, else drawn
+    /// from the allowed tokens' probabilities at that temperature.
+    private func sample(_ logits: [Float], after prefix: [Int32], temperature: Float, generator: inout SplitMix64) -> SampledToken {
+        let scaled = temperature > 0 ? logits.map { $0 / temperature } : logits
+        let logProbabilities = model.vocabulary.rules.logProbabilities(scaled, after: prefix)
+        let probabilities = logProbabilities.map { $0 > -.infinity ? Foundation.exp($0) : 0 }
+        let beg = Int(model.vocabulary.firstTimestamp)
+        var timestampSum: Double = 0, timestampMax: Double = 0
+        var token = SampledToken(id: 0, tid: 0, probability: 0, logProbability: 0, timestampProbability: 0, timestampSum: 0)
+        for i in beg ..< probabilities.count {
+            timestampSum += Double(probabilities[i])
+            if timestampMax < Double(probabilities[i]) {
+                timestampMax = Double(probabilities[i])
+                token.tid = Int32(i)
+            }
+        }
+        token.timestampProbability = Float(timestampMax / (timestampSum + 1e-10))
+        token.timestampSum = Float(timestampSum)
+        var chosen = 0
+        if temperature > 0 {
+            var draw = Double(generator.next() >> 11) / Double(1 << 53) * probabilities.reduce(0) { $0 + Double($1) }
+            chosen = probabilities.count - 1
+            for (i, p) in probabilities.enumerated() where p > 0 {
+                draw -= Double(p)
+                if draw < 0 {
+                    chosen = i
+                    break
+                }
+            }
+        } else {
+            for i in probabilities.indices where probabilities[i] > probabilities[chosen] { chosen = i }
+        }
+        token.id = Int32(chosen)
+        token.probability = probabilities[chosen]
+        token.logProbability = logProbabilities[chosen]
+        if chosen >= beg {
+            token.tid = token.id
+            token.timestampProbability = token.probability
+        }
+        return token
+    }
+
+    static func softmax(_ logits: [Float]) -> [Float] {
+        let top = logits.max() ?? 0
+        let exponentials = logits.map { Foundation.exp($0 - top) }
+        let sum = exponentials.reduce(0, +)
+        return exponentials.map { $0 / sum }
+    }
+
+    /// One decoding of a window, with libwhisper's bookkeeping of where it ends.
+    private struct Sequence {
+        var decoding: WindowDecoding
+        var tokens: [SampledToken] = []
+        var resultLength = 0
+        /// Frames into the window of the last timestamp decoded (the whole window until one is).
+        var seekDelta = RuntimeTranscriber.windowFrames
+        var hasTimestamp = false
+        var failed = false
+        var completed = false
+        var meanLogProbability = -Double.infinity
+        var entropy = 0.0
+
+        var active: Bool { !failed && !completed }
+
+        init(decoding: WindowDecoding) { self.decoding = decoding }
+
+        mutating func advance(by token: SampledToken, step i: Int, seek: Int, seekEnd: Int, maxTokens: Int, vocabulary: RuntimeVocabulary) {
+            if token.id > vocabulary.firstTimestamp {
+                let delta = 2 * Int(token.id - vocabulary.firstTimestamp)
+                // Time never goes back.
+                if hasTimestamp, seekDelta > delta, resultLength < i {
+                    failed = true
+                    return
+                }
+                seekDelta = delta
+                resultLength = i + 1
+                hasTimestamp = true
+            }
+            let atAudioEnd = seek + seekDelta + RuntimeTranscriber.lastFrames >= seekEnd
+            if token.id == vocabulary.endOfText || (hasTimestamp && atAudioEnd) {
+                if resultLength == 0 {
+                    guard atAudioEnd else {
+                        failed = true
+                        return
+                    }
+                    resultLength = i + 1
+                }
+                completed = true
+                return
+            }
+            // Stuck in a loop: the window's budget ran out before half of it was heard.
+            if i == maxTokens - 1, resultLength == 0 || seekDelta < RuntimeTranscriber.windowFrames / 2 {
+                failed = true
+            }
+        }
+
+        /// The mean log-probability of the kept tokens and the entropy of the last 32 of them.
+        mutating func score() {
+            tokens = Array(tokens.prefix(resultLength))
+            guard resultLength > 0 else { return }
+            meanLogProbability = tokens.reduce(0.0) { $0 + Double($1.logProbability) } / Double(resultLength)
+            let tail = tokens.suffix(32)
+            var counts: [Int32: Int] = [:]
+            for token in tail { counts[token.id, default: 0] += 1 }
+            entropy = counts.values.reduce(0.0) { sum, count in
+                let p = Double(count) / Double(tail.count)
+                return sum - p * Foundation.log(p)
+            }
+        }
+    }
+}
+
+/// One decoded token with what libwhisper's token timing reads: the likeliest timestamp
+/// (`tid`), its share of the timestamp probability and the timestamps' total.
+struct SampledToken {
+    var id: Int32
+    var tid: Int32
+    var probability: Float
+    var logProbability: Float
+    var timestampProbability: Float
+    var timestampSum: Float
+}
+
+/// A small seeded generator, so a fallback's sampling repeats run to run.
+struct SplitMix64 {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
