@@ -33,7 +33,7 @@ func words(_ text: String) -> [String] {
 
 WhisperNetwork.threads = threads
 var runtime: RuntimeWhisperModel!
-let runtimeLoad = try seconds { runtime = try RuntimeWhisperModel(directory: URL(fileURLWithPath: arguments[1])) }
+let runtimeLoad = try seconds { runtime = try RuntimeWhisperModel(contentsOf: URL(fileURLWithPath: arguments[1])) }
 var engine: WhisperEngine!
 let engineLoad = try seconds { engine = try WhisperEngine(modelPath: arguments[2], options: WhisperOptions(threads: threads)) }
 let language: Language? = engine.isMultilingual ? .english : nil

@@ -9,6 +9,21 @@ enum WhisperModelFile {
     /// The hyper-parameters of a model that passed every check; nil for a ggml file of another
     /// kind (the Silero VAD model sits beside the Whisper models).
     static func validated(at url: URL) throws -> WhisperHyperparameters? {
+        try layout(at: url, keepingVocabulary: false)?.hyperparameters
+    }
+
+    /// Where each part of a checked model lies, for a reader of its weights.
+    struct Layout {
+        var hyperparameters: WhisperHyperparameters
+        /// The text tokens' bytes (empty unless asked for).
+        var vocabulary: [[UInt8]]
+        /// By ggml tensor name: its element type, value count and byte offset in the file.
+        var tensors: [String: (type: GGMLStorageType, elements: Int, offset: Int)]
+    }
+
+    /// The model's layout after every check `validated(at:)` makes; nil for a ggml file of
+    /// another kind.
+    static func layout(at url: URL, keepingVocabulary: Bool) throws -> Layout? {
         let reader = try ModelReader(url)
         func broken(_ reason: String) -> SpeechError { .modelInvalid(path: url.path, reason: reason) }
 
@@ -32,11 +47,17 @@ enum WhisperModelFile {
         guard (1...hparams.vocabularySize).contains(tokenCount) else {
             throw broken("its vocabulary has \(tokenCount) tokens, the header says \(hparams.vocabularySize)")
         }
+        var vocabulary: [[UInt8]] = []
         for _ in 0..<tokenCount {
             let length = try reader.int32("a vocabulary token")
             guard (0...1024).contains(length) else { throw broken("a vocabulary token claims \(length) bytes") }
-            try reader.skip(length, "the vocabulary")
+            if keepingVocabulary {
+                vocabulary.append(Array(try reader.bytes(length, "the vocabulary")))
+            } else {
+                try reader.skip(length, "the vocabulary")
+            }
         }
+        var tensors: [String: (type: GGMLStorageType, elements: Int, offset: Int)] = [:]
 
         let expected = Dictionary(uniqueKeysWithValues: tensorPlans(encoderLayers: hparams.audioLayers, decoderLayers: hparams.textLayers)
             .map { ($0.name, hparams.elementCount(ofTensor: $0.name)) })
@@ -63,12 +84,13 @@ enum WhisperModelFile {
             guard let type = GGMLStorageType(rawValue: rawType), elements % type.blockElements == 0 else {
                 throw broken("tensor '\(name)' has an unknown or misaligned element type \(rawType)")
             }
+            tensors[name] = (type, elements, reader.position)
             try reader.skip(elements / type.blockElements * type.blockBytes, "tensor '\(name)'")
         }
         if let missing = expected.keys.sorted().first(where: { !seen.contains($0) }) {
             throw broken("it is incomplete: tensor '\(missing)' is missing (\(expected.count - seen.count) of \(expected.count) absent)")
         }
-        return hparams
+        return Layout(hyperparameters: hparams, vocabulary: vocabulary, tensors: tensors)
     }
 }
 
@@ -177,6 +199,7 @@ private final class ModelReader {
     deinit { try? handle.close() }
 
     var atEnd: Bool { offset >= size }
+    var position: Int { offset }
 
     func int32(_ what: String) throws -> Int {
         let raw = try bytes(4, what)

@@ -23,22 +23,37 @@ extension CT2Model: WeightSource {
     }
 }
 
-/// A Whisper model in a CTranslate2 folder, loaded for Capforge's own runtime: the network and
-/// the vocabulary that names its tokens.
+/// A Whisper model loaded for Capforge's own runtime: the network and the vocabulary that
+/// names its tokens, from a CTranslate2 folder or an installed ggml model file.
 public struct RuntimeWhisperModel: Sendable {
     public let network: WhisperNetwork
     let vocabulary: RuntimeVocabulary
 
-    public init(directory: URL, precision: WeightPrecision = .int8) throws {
-        let (bytes, path) = try CT2WhisperConverter.readModelBinary(directory)
-        let model = try CT2Model(data: bytes, path: path)
-        guard model.spec == "WhisperSpec" else {
-            throw ModelImportError.unsupported(path: path, reason: "it holds a \(model.spec), not a Whisper model")
+    public init(contentsOf url: URL, precision: WeightPrecision = .int8) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+            let (bytes, path) = try CT2WhisperConverter.readModelBinary(url)
+            let model = try CT2Model(data: bytes, path: path)
+            guard model.spec == "WhisperSpec" else {
+                throw ModelImportError.unsupported(path: path, reason: "it holds a \(model.spec), not a Whisper model")
+            }
+            let hyperparameters = try CT2WhisperConverter.hyperparameters(of: model)
+            vocabulary = try RuntimeVocabulary(directory: url, size: hyperparameters.vocabularySize)
+            network = try Self.network(model, hyperparameters, precision, path: path)
+        } else {
+            guard let layout = try WhisperModelFile.layout(at: url, keepingVocabulary: true) else {
+                throw SpeechError.modelInvalid(path: url.path, reason: "it is not a ggml Whisper model")
+            }
+            let hyperparameters = layout.hyperparameters
+            vocabulary = try RuntimeVocabulary(ggmlTokens: layout.vocabulary, size: hyperparameters.vocabularySize, path: url.path)
+            network = try Self.network(try GGMLWeights(url: url, layout: layout), hyperparameters, precision, path: url.path)
         }
-        let hyperparameters = try CT2WhisperConverter.hyperparameters(of: model)
-        vocabulary = try RuntimeVocabulary(directory: directory, size: hyperparameters.vocabularySize)
+    }
+
+    private static func network(_ weights: some WeightSource, _ hyperparameters: WhisperHyperparameters, _ precision: WeightPrecision,
+                                path: String) throws -> WhisperNetwork {
         do {
-            network = try WhisperNetwork(weights: model, dimensions: hyperparameters.dimensions, precision: precision)
+            return try WhisperNetwork(weights: weights, dimensions: hyperparameters.dimensions, precision: precision)
         } catch let error as RuntimeError {
             throw ModelImportError.malformed(path: path, reason: error.description)
         }

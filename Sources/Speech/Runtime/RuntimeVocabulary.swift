@@ -1,9 +1,8 @@
 import CapforgeCore
 import Foundation
 
-/// The tokens of a CTranslate2 Whisper model's `vocabulary.txt`: byte-level BPE text tokens,
-/// then the special tokens by name (`<|endoftext|>`, languages, tasks, `<|0.00|>`...), which
-/// fix every special id whatever the model's vocabulary size.
+/// A Whisper model's tokens: the byte-level BPE text tokens, then the special ones
+/// (`<|endoftext|>`, languages, tasks, `<|0.00|>`...), and the token rules they make.
 struct RuntimeVocabulary {
     /// Raw bytes of each text token (below `endOfText`).
     let textTokens: [[UInt8]]
@@ -21,13 +20,40 @@ struct RuntimeVocabulary {
 
     let size: Int
 
-    init(directory: URL, size: Int) throws {
+    /// The special ids as given; the rules follow from them.
+    init(textTokens: [[UInt8]], size: Int, endOfText: Int32, startOfTranscript: Int32, translate: Int32, transcribe: Int32,
+         startOfLM: Int32, previous: Int32, noCaptions: Int32, noTimestamps: Int32, firstTimestamp: Int32, languages: [Int32: String],
+         path: String) throws {
+        guard firstTimestamp + 1500 < size, textTokens.count <= Int(endOfText) else {
+            throw ModelImportError.malformed(path: path, reason: "its special tokens do not fit its \(size)-token vocabulary")
+        }
+        self.textTokens = textTokens
         self.size = size
+        self.endOfText = endOfText
+        self.startOfTranscript = startOfTranscript
+        self.translate = translate
+        self.transcribe = transcribe
+        self.noCaptions = noCaptions
+        self.noTimestamps = noTimestamps
+        self.firstTimestamp = firstTimestamp
+        self.languages = languages
+        // Every language token is suppressed, an English-only model's too (libwhisper's rule).
+        let never = [startOfLM, previous, noCaptions, noTimestamps, startOfTranscript, translate, transcribe] + Array(startOfTranscript + 1 ..< translate)
+        var idOf: [String: Int32] = [:]
+        for (id, bytes) in textTokens.enumerated() { idOf[String(decoding: bytes, as: UTF8.self)] = Int32(id) }
+        rules = WhisperTokenRules(
+            vocabularySize: size, endOfText: endOfText, firstTimestamp: firstTimestamp, neverEmitted: never.sorted(),
+            blankAtStart: [endOfText] + (idOf[" "].map { [$0] } ?? []), nonSpeech: WhisperTokenRules.nonSpeechTokens(idOf: idOf),
+            maxInitialTimestamp: Int((Self.maxInitialSeconds / WhisperTokenRules.timestampStep).rounded()))
+    }
+
+    /// A CTranslate2 folder's `vocabulary.txt`, special tokens found by name.
+    init(directory: URL, size: Int) throws {
         let url = directory.appendingPathComponent("vocabulary.txt")
         let data = try CT2WhisperConverter.regularFile(url) {
             try UserFile.read(url, what: "vocabulary", limit: CT2WhisperConverter.vocabularyByteLimit)
         }
-        textTokens = try ByteLevelVocabulary.tokens(fromVocabularyFile: data, path: url.path, atMost: size)
+        let textTokens = try ByteLevelVocabulary.tokens(fromVocabularyFile: data, path: url.path, atMost: size)
         let lines = data.split(separator: 0x0A, maxSplits: size, omittingEmptySubsequences: false).prefix(size)
         var special: [String: Int32] = [:]
         for (id, line) in lines.enumerated() where id >= textTokens.count {
@@ -37,29 +63,33 @@ struct RuntimeVocabulary {
             guard let id = special[name] else { throw ModelImportError.malformed(path: url.path, reason: "it has no \(name) token") }
             return id
         }
-        endOfText = try id("<|endoftext|>")
-        startOfTranscript = try id("<|startoftranscript|>")
-        translate = try id("<|translate|>")
-        transcribe = try id("<|transcribe|>")
-        noTimestamps = try id("<|notimestamps|>")
-        noCaptions = try id("<|nocaptions|>")
-        firstTimestamp = try id("<|0.00|>")
-        guard firstTimestamp + 1500 < size else {
-            throw ModelImportError.malformed(path: url.path, reason: "it has fewer than 1,501 timestamp tokens")
-        }
+        let startOfTranscript = try id("<|startoftranscript|>"), translate = try id("<|translate|>")
         var languages: [Int32: String] = [:]
         for (name, id) in special where id > startOfTranscript && id < translate && name.hasPrefix("<|") && name.hasSuffix("|>") {
             languages[id] = String(name.dropFirst(2).dropLast(2))
         }
-        self.languages = languages
-        let never = [try id("<|startoflm|>"), try id("<|startofprev|>"), noCaptions, noTimestamps, startOfTranscript, translate, transcribe]
-            + languages.keys
-        var idOf: [String: Int32] = [:]
-        for (id, bytes) in textTokens.enumerated() { idOf[String(decoding: bytes, as: UTF8.self)] = Int32(id) }
-        rules = WhisperTokenRules(
-            vocabularySize: size, endOfText: endOfText, firstTimestamp: firstTimestamp, neverEmitted: never.sorted(),
-            blankAtStart: [endOfText] + (idOf[" "].map { [$0] } ?? []), nonSpeech: WhisperTokenRules.nonSpeechTokens(idOf: idOf),
-            maxInitialTimestamp: Int((Self.maxInitialSeconds / WhisperTokenRules.timestampStep).rounded()))
+        try self.init(
+            textTokens: textTokens, size: size, endOfText: try id("<|endoftext|>"), startOfTranscript: startOfTranscript, translate: translate,
+            transcribe: try id("<|transcribe|>"), startOfLM: try id("<|startoflm|>"), previous: try id("<|startofprev|>"),
+            noCaptions: try id("<|nocaptions|>"), noTimestamps: try id("<|notimestamps|>"), firstTimestamp: try id("<|0.00|>"),
+            languages: languages, path: url.path)
+    }
+
+    /// A ggml model's text tokens; the special ids follow from the vocabulary's size as
+    /// libwhisper computes them (a multilingual model's shift by its number of languages), and
+    /// the languages are libwhisper's, in its order.
+    init(ggmlTokens textTokens: [[UInt8]], size: Int, path: String) throws {
+        let multilingual = size > Self.englishOnlySize
+        let languageCount = size - 51_765 - (multilingual ? 1 : 0)
+        let shift = Int32(multilingual ? 1 : 0), languageShift = Int32(multilingual ? languageCount - 98 : 0)
+        let startOfTranscript = 50_257 + shift
+        let codes = multilingual ? Array(WhisperLanguages.all.prefix(languageCount)) : []
+        try self.init(
+            textTokens: textTokens, size: size, endOfText: 50_256 + shift, startOfTranscript: startOfTranscript,
+            translate: 50_357 + languageShift, transcribe: 50_358 + languageShift, startOfLM: 50_359 + languageShift,
+            previous: 50_360 + languageShift, noCaptions: 50_361 + languageShift, noTimestamps: 50_362 + languageShift,
+            firstTimestamp: 50_363 + languageShift,
+            languages: Dictionary(uniqueKeysWithValues: codes.enumerated().map { (startOfTranscript + 1 + Int32($0.offset), $0.element) }), path: path)
     }
 
     /// libwhisper's default `max_initial_ts`: a window's first timestamp is at most 1 s in.

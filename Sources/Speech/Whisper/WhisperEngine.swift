@@ -47,14 +47,15 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
             modelSHA256: modelSHA256)
     }
 
-    /// Whisper on Capforge's own runtime, from the CTranslate2 folder `directory` (int8 weights
-    /// by default). Greedy decoding with libwhisper's temperature fallback and token timing;
-    /// not yet with a beam, a text prompt or DTW timing.
-    public init(runtimeModel directory: URL, options: WhisperOptions = WhisperOptions(), precision: WeightPrecision = .int8) throws {
+    /// Whisper on Capforge's own runtime, from an installed ggml model file or a CTranslate2
+    /// folder (weights quantized to int8 by default). Greedy decoding with libwhisper's
+    /// temperature fallback and token timing; not yet with a beam, a text prompt or DTW timing.
+    public init(runtimeModel url: URL, options: WhisperOptions = WhisperOptions(), precision: WeightPrecision = .int8,
+                modelSHA256: String? = nil) throws {
         guard options.beamSize == 1, options.initialPrompt == nil, !options.preciseTiming else {
             throw SpeechError.engineFailed(engine: Self.engineName, reason: "Capforge's own Whisper runtime does not yet decode with a beam, a prompt or DTW timing")
         }
-        let model = try RuntimeWhisperModel(directory: directory, precision: precision)
+        let model = try RuntimeWhisperModel(contentsOf: url, precision: precision)
         let runtime = RuntimeBackend(model: model)
         backend = .runtime(runtime)
         WhisperNetwork.threads = options.threads
@@ -62,7 +63,8 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
         isMultilingual = runtime.isMultilingual
         supportedLanguages = isMultilingual ? Set(WhisperLanguages.supported(byVocabularySize: model.network.dimensions.vocabularySize)) : [.english]
         self.options = options
-        identity = EngineIdentity(engine: Self.engineName, tier: .modern, model: directory.lastPathComponent, modelSHA256: nil)
+        identity = EngineIdentity(engine: Self.engineName, tier: .modern, model: ModelStore.modelName(ofFile: url.lastPathComponent),
+                                  modelSHA256: modelSHA256)
     }
 
     public func transcribe(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> [Word] {

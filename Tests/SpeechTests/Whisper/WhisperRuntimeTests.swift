@@ -12,7 +12,7 @@ import WhisperRuntime
     static let engine = Result { try WhisperEngine(modelPath: try WhisperFixtures.tinyEnModel.get().path) }
 
     static let model: [WeightPrecision: Result<RuntimeWhisperModel, Error>] = Dictionary(
-        uniqueKeysWithValues: WeightPrecision.allCases.map { p in (p, Result { try RuntimeWhisperModel(directory: WhisperFixtures.ct2TinyEn, precision: p) }) })
+        uniqueKeysWithValues: WeightPrecision.allCases.map { p in (p, Result { try RuntimeWhisperModel(contentsOf: WhisperFixtures.ct2TinyEn, precision: p) }) })
 
     /// The tokens of the first window, decoded greedily under Whisper's rules.
     static func firstWindow(_ audio: MonoAudio, _ model: RuntimeWhisperModel) throws -> [Int32] {
@@ -141,6 +141,27 @@ extension WhisperRuntimeTests {
             let wer = WER.errors(reference: clip.reference, hypothesis: words.joined(separator: " "))
             #expect(Double(wer.edits) <= 0.2 * Double(wer.words), "\(clip.name): \(words)")
         }
+    }
+
+    /// An installed ggml model (what `--model` names) runs as its CTranslate2 folder does: the
+    /// same f16 weights give the same int8 network, word for word and time for time; q8_0
+    /// weights, expanded and quantized again per row, stay within the clips' WER bound.
+    @Test func anInstalledModelRunsAsItsCTranslate2Folder() throws {
+        let folder = try Self.runtimeEngine.get()
+        let file = try WhisperEngine(runtimeModel: try WhisperFixtures.tinyEnModel.get())
+        let quantized = try WhisperEngine(runtimeModel: try WhisperFixtures.tinyEnQ8Model.get())
+        #expect(file.identity.model == "tiny.en")
+        var edits = 0, total = 0
+        for clip in try WhisperFixtures.librivoxClips() {
+            let a = try folder.transcribeDetailed(clip.audio, language: .english, cancellation: Cancellation()).words
+            let b = try file.transcribeDetailed(clip.audio, language: .english, cancellation: Cancellation()).words
+            #expect(a.map(\.text) == b.map(\.text) && a.map(\.start) == b.map(\.start), "\(clip.name)")
+            let q = try quantized.transcribeDetailed(clip.audio, language: .english, cancellation: Cancellation()).words
+            let wer = WER.errors(reference: clip.reference, hypothesis: q.map(\.text).joined(separator: " "))
+            edits += wer.edits
+            total += wer.words
+        }
+        #expect(Double(edits) / Double(total) <= 0.10)
     }
 
     @Test func aBeamOrAPromptIsRefusedByName() {
