@@ -72,6 +72,7 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "Burn", "CapforgeCore", "Captions"]),
         .testTarget(name: "CaptionsTests", dependencies: ["Captions", "CapforgeCore", "CLibass", "TestSupport"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "CapforgeCore", "Speech", "Media", "Burn", "Captions", "capforge", "TestSupport"]),
+        .testTarget(name: "WhisperRuntimeTests", dependencies: ["WhisperRuntime"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "CapforgeCore", "CWhisper", "TestSupport", "Media", "WhisperRuntime"]),
     ],
     swiftLanguageModes: [.v6]

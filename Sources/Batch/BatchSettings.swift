@@ -22,6 +22,9 @@ public struct BatchSettings: Sendable, Codable, Equatable {
     public var preciseTiming = false
     /// Whisper's beam width; 1 is greedy decoding.
     public var beamSize = 1
+    /// `--engine`: who runs Whisper's network; nil is libwhisper (so that settings keys made
+    /// before the option existed stay current).
+    public var whisperNetwork: WhisperNetworkChoice?
     /// Burn-in settings when `--burn` was given.
     public var burn: BurnOptions?
     /// true when `--mux` was given; nil otherwise, so that settings keys made before the option

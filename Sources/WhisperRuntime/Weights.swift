@@ -26,7 +26,7 @@ public struct WeightTensor: Sendable {
         case .float32(let data):
             return data.withUnsafeBytes { raw in (0 ..< n).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self) } }
         case .float16(let data):
-            return data.withUnsafeBytes { raw in (0 ..< n).map { Float(raw.loadUnaligned(fromByteOffset: $0 * 2, as: Float16.self)) } }
+            return data.withUnsafeBytes { VectorMath.widened(halves: $0, count: n) }
         case .int8(let data, let scales):
             let width = n / max(1, scales.count)
             return data.withUnsafeBytes { raw in

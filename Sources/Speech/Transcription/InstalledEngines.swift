@@ -121,7 +121,12 @@ public enum InstalledEngines {
         LazyEngine(
             identity: EngineIdentity(engine: WhisperEngine.engineName, tier: .modern, model: model.name, modelSHA256: model.sha256),
             supportedLanguages: Set(model.languages)
-        ) { try WhisperEngine(modelPath: model.url.path, options: options, modelSHA256: model.sha256) }
+        ) {
+            switch options.network {
+            case .libwhisper: return try WhisperEngine(modelPath: model.url.path, options: options, modelSHA256: model.sha256)
+            case .capforge: return try WhisperEngine(runtimeModel: model.url, options: options, modelSHA256: model.sha256)
+            }
+        }
     }
 
     /// An installed model by name, else a model file; a broken one is an error, not ignored.

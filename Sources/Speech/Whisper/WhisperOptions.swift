@@ -1,7 +1,16 @@
 import Foundation
 
+/// What runs Whisper's network: the libwhisper of the pywhispercpp wheel, or Capforge's own
+/// runtime over oneDNN with int8 weights (issue 44), on the same installed model.
+public enum WhisperNetworkChoice: String, Sendable, Equatable, Codable, CaseIterable {
+    case libwhisper
+    case capforge
+}
+
 /// How a `WhisperEngine` decodes. The defaults are the captioning defaults.
 public struct WhisperOptions: Sendable, Equatable {
+    /// Who runs the network (`--engine`).
+    public var network: WhisperNetworkChoice
     /// CPU threads for ggml. Use `recommendedThreads()` unless the caller knows better.
     public var threads: Int
     /// DTW-aligned word starts (about 25–30 % slower; needs flash attention off at load).
@@ -17,8 +26,9 @@ public struct WhisperOptions: Sendable, Equatable {
 
     public init(
         threads: Int = WhisperOptions.recommendedThreads(), preciseTiming: Bool = false, beamSize: Int = 1,
-        initialPrompt: String? = nil
+        initialPrompt: String? = nil, network: WhisperNetworkChoice = .libwhisper
     ) {
+        self.network = network
         self.threads = max(1, threads)
         self.preciseTiming = preciseTiming
         self.beamSize = max(1, beamSize)
