@@ -52,7 +52,7 @@ struct RuntimeTranscriber {
             }
             windows += 1
             let encoded = try network.encode(mel.window(at: seek))
-            var best = Sequence(decoding: try network.decoding(encoded))
+            var best: Sequence?
             var noSpeech: Float = 0
             for (attempt, temperature) in temperatures.enumerated() {
                 var start = try network.decoding(encoded)
@@ -85,12 +85,14 @@ struct RuntimeTranscriber {
                         bestIndex = j
                     }
                 }
-                best = sequences[bestIndex]
+                let chosen = sequences[bestIndex]
+                best = chosen
                 let last = attempt == temperatures.count - 1
-                if last || !(best.failed || (best.meanLogProbability < Self.logProbabilityThreshold && noSpeech < Self.noSpeechThreshold)) {
+                if last || !(chosen.failed || (chosen.meanLogProbability < Self.logProbabilityThreshold && noSpeech < Self.noSpeechThreshold)) {
                     break
                 }
             }
+            guard let best else { break }
             var seekDelta = best.seekDelta
             let tokens = best.tokens
             let noSpeechWindow = noSpeech > Self.noSpeechThreshold && best.meanLogProbability < Self.logProbabilityThreshold
@@ -112,14 +114,15 @@ struct RuntimeTranscriber {
     private func sample(_ logits: [Float], after prefix: [Int32], temperature: Float, generator: inout SplitMix64) -> SampledToken {
         let scaled = temperature > 0 ? logits.map { $0 / temperature } : logits
         let logProbabilities = model.vocabulary.rules.logProbabilities(scaled, after: prefix)
-        let probabilities = logProbabilities.map { $0 > -.infinity ? Foundation.exp($0) : 0 }
+        func probability(_ i: Int) -> Float { logProbabilities[i] > -.infinity ? Foundation.exp(logProbabilities[i]) : 0 }
         let beg = Int(model.vocabulary.firstTimestamp)
         var timestampSum: Double = 0, timestampMax: Double = 0
         var token = SampledToken(id: 0, tid: 0, probability: 0, logProbability: 0, timestampProbability: 0, timestampSum: 0)
-        for i in beg ..< probabilities.count {
-            timestampSum += Double(probabilities[i])
-            if timestampMax < Double(probabilities[i]) {
-                timestampMax = Double(probabilities[i])
+        for i in beg ..< logProbabilities.count {
+            let p = Double(probability(i))
+            timestampSum += p
+            if timestampMax < p {
+                timestampMax = p
                 token.tid = Int32(i)
             }
         }
@@ -127,6 +130,7 @@ struct RuntimeTranscriber {
         token.timestampSum = Float(timestampSum)
         var chosen = 0
         if temperature > 0 {
+            let probabilities = logProbabilities.indices.map(probability)
             var draw = Double(generator.next() >> 11) / Double(1 << 53) * probabilities.reduce(0) { $0 + Double($1) }
             chosen = probabilities.count - 1
             for (i, p) in probabilities.enumerated() where p > 0 {
@@ -137,10 +141,11 @@ struct RuntimeTranscriber {
                 }
             }
         } else {
-            for i in probabilities.indices where probabilities[i] > probabilities[chosen] { chosen = i }
+            // The likeliest: the largest log-probability (the first of equals, as libwhisper).
+            for i in logProbabilities.indices where logProbabilities[i] > logProbabilities[chosen] { chosen = i }
         }
         token.id = Int32(chosen)
-        token.probability = probabilities[chosen]
+        token.probability = probability(chosen)
         token.logProbability = logProbabilities[chosen]
         if chosen >= beg {
             token.tid = token.id
