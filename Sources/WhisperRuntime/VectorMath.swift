@@ -111,7 +111,11 @@ enum VectorMath {
             UnsafeMutableRawPointer(out.baseAddress! + i).storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: rounded), as: SIMD16<UInt8>.self)
             i += 16
         }
-        for j in whole ..< x.count { out[j] = UInt8(Int32((x[j] * scale).rounded()) + 128) }
+        for j in whole ..< x.count {
+            // Activations that overflowed to an infinity (a model with huge weights) are 0, not a trap.
+            let v = x[j] * scale
+            out[j] = v.isFinite ? UInt8(Int32(min(127, max(-127, v.rounded()))) + 128) : 128
+        }
     }
 
     /// `count` IEEE half-precision values as floats, by their bits: without F16C in the

@@ -35,6 +35,22 @@ public struct WeightTensor: Sendable {
         }
     }
 
+    /// The index of the first NaN or infinity, read from the exponent bits.
+    func firstNonFinite() -> Int? {
+        switch storage {
+        case .float32(let data):
+            return data.withUnsafeBytes { raw in
+                (0 ..< raw.count / 4).first { raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self) & 0x7F80_0000 == 0x7F80_0000 }
+            }
+        case .float16(let data):
+            return data.withUnsafeBytes { raw in
+                (0 ..< raw.count / 2).first { raw.loadUnaligned(fromByteOffset: $0 * 2, as: UInt16.self) & 0x7C00 == 0x7C00 }
+            }
+        case .int8:
+            return nil
+        }
+    }
+
     /// The bytes the storage must hold for `shape`.
     var storedBytes: Int {
         switch storage {
@@ -66,8 +82,13 @@ extension WeightSource {
         guard tensor.storedBytes == tensor.count * tensor.elementWidth else {
             throw RuntimeError.malformedWeights(name: name, reason: "\(tensor.storedBytes) bytes for shape \(shape)")
         }
-        if case .int8(_, let scales) = tensor.storage, scales.count != shape[0] {
-            throw RuntimeError.malformedWeights(name: name, reason: "\(scales.count) row scales for \(shape[0]) rows")
+        if case .int8(_, let scales) = tensor.storage, scales.count != shape[0] || !scales.allSatisfy({ $0.isFinite && $0 > 0 }) {
+            throw RuntimeError.malformedWeights(name: name, reason: "its row scales are not one finite positive number a row")
+        }
+        // A NaN or an infinity would become NaN everywhere downstream (and an integer
+        // conversion of one traps): refused here, by the bits, before anything is converted.
+        if let index = tensor.firstNonFinite() {
+            throw RuntimeError.malformedWeights(name: name, reason: "value \(index) is not a finite number")
         }
         return tensor
     }

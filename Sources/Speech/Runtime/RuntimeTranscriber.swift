@@ -155,10 +155,7 @@ struct RuntimeTranscriber {
     }
 
     static func softmax(_ logits: [Float]) -> [Float] {
-        let top = logits.max() ?? 0
-        let exponentials = logits.map { Foundation.exp($0 - top) }
-        let sum = exponentials.reduce(0, +)
-        return exponentials.map { $0 / sum }
+        WhisperTokenRules.logSoftmax(logits).map { $0 > -.infinity ? Foundation.exp($0) : 0 }
     }
 
     /// One decoding of a window, with libwhisper's bookkeeping of where it ends.

@@ -117,8 +117,8 @@ struct TokenTiming {
         while true {
             while p1 < n, end[p1] < 0 { p1 += 1 }
             if p1 >= n { p1 -= 1 }
-            if p1 > p0 {
-                let total = length[p0 ... p1].reduce(0, +)
+            let total = p1 > p0 ? length[p0 ... p1].reduce(0, +) : 0
+            if total > 0 {
                 let span = Double(end[p1] - start[p0])
                 for j in p0 + 1 ... p1 {
                     let cut = Int64(Double(start[j - 1]) + span * length[j - 1] / total)

@@ -86,6 +86,22 @@ import WhisperRuntime
         #expect(throws: RuntimeError.malformedWeights(name: "decoder/layer_0/ffn/linear_1/weight", reason: "shape [384, 1535], the model's dimensions imply [384, 1536]")) {
             _ = try WhisperNetwork(weights: Tampered(model: model), dimensions: dimensions)
         }
+        /// A NaN in the weights (a lying model) is refused by name, not carried into every score
+        /// or trapped on when quantized.
+        struct Poisoned: WeightSource {
+            let model: CT2Model
+            func weight(_ name: String) throws -> WeightTensor {
+                var tensor = try model.weight(name)
+                if name == "encoder/layer_1/ffn/linear_0/weight", case .float16(var data) = tensor.storage {
+                    data.replaceSubrange(data.startIndex + 10 ..< data.startIndex + 12, with: [0x00, 0x7E])
+                    tensor.storage = .float16(data)
+                }
+                return tensor
+            }
+        }
+        #expect(throws: RuntimeError.malformedWeights(name: "encoder/layer_1/ffn/linear_0/weight", reason: "value 5 is not a finite number")) {
+            _ = try WhisperNetwork(weights: Poisoned(model: model), dimensions: dimensions)
+        }
     }
 }
 
