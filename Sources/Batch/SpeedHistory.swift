@@ -43,6 +43,7 @@ public struct SpeedHistory: Codable, Sendable {
     public static func variant(of settings: BatchSettings) -> String {
         var tags: [String] = []
         if !settings.transcription.chunking { tags.append("whole") } else if settings.transcription.onePass { tags.append("one-pass") }
+        if settings.whisperNetwork == .capforge { tags.append("runtime") }
         if settings.beamSize > 1 { tags.append("beam\(settings.beamSize)") }
         if settings.preciseTiming { tags.append("precise") }
         if settings.glossary.prompt != nil { tags.append("vocab") }
