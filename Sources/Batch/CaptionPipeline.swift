@@ -172,7 +172,7 @@ public final class CaptionPipeline: Sendable {
             result.translatedFrom = primary.transcript.translatedFrom
             result.tier = primary.transcript.tier
             result.mode = passes[0].plan.mode
-            result.models = primary.transcript.engines.map(\.model)
+            result.models = primary.transcript.engines.map(\.modelLabel)
             result.checkedBy = primary.transcript.checkedBy?.model
             result.basicShare = primary.transcript.basicShare
             result.words = primary.transcript.words.count
@@ -334,7 +334,7 @@ public final class CaptionPipeline: Sendable {
 
     /// The model that will transcribe files of `plan` ("tiny.en"), as results record it.
     func modelName(_ plan: TierPlan) -> String? {
-        engines.engine(plan.mode == .basic ? .basic : .modern, for: plan.language)?.identity.model
+        engines.engine(plan.mode == .basic ? .basic : .modern, for: plan.language)?.identity.modelLabel
     }
 
     /// Whether `--cross-check` applies to files recognised by `plan`.

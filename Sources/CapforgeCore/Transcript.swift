@@ -4,13 +4,20 @@ public struct EngineIdentity: Codable, Sendable, Equatable, Hashable {
     public var tier: Tier
     public var model: String
     public var modelSHA256: String?
+    /// Who ran the model when it is not the engine's usual library: "capforge" for Whisper on
+    /// Capforge's own runtime (`--engine capforge`); absent otherwise.
+    public var runtime: String?
 
-    public init(engine: String, tier: Tier, model: String, modelSHA256: String? = nil) {
+    public init(engine: String, tier: Tier, model: String, modelSHA256: String? = nil, runtime: String? = nil) {
         self.engine = engine
         self.tier = tier
         self.model = model
         self.modelSHA256 = modelSHA256
+        self.runtime = runtime
     }
+
+    /// The model as the summary and report name it: "tiny.en", or "tiny.en on capforge".
+    public var modelLabel: String { model + (runtime.map { " on \($0)" } ?? "") }
 }
 
 /// File-level quality flag: derived from the words that were actually produced.

@@ -25,6 +25,11 @@ struct EngineChoiceTests {
         let runtime = try cli.run(["caption", folder.path, "--json", "--model", model, "--formats", "json", "--engine", "capforge"])
         #expect(runtime.status == 0, "\(runtime.stderr)")
         #expect(runtime.events("file-done").count == 1, "a change of engine redoes the file")
+        // The summary and the transcript say which ran.
+        #expect(runtime.stderr.contains("tiny.en on capforge") || runtime.stdout.contains("tiny.en on capforge"), "\(runtime.stdout)")
+        let transcript = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("librivox-0890.en.json"))) as? [String: Any]
+        let engines = (transcript?["engines"] as? [[String: Any]]) ?? []
+        #expect(engines.contains { $0["runtime"] as? String == "capforge" && $0["model"] as? String == "tiny.en" }, "\(engines)")
         let reference = try String(contentsOf: CLI.fixtures.appendingPathComponent("librivox-0890.txt"), encoding: .utf8)
         let runtimeWords = try words()
         let ours = WER.errors(reference: reference, hypothesis: runtimeWords.joined(separator: " "))

@@ -119,7 +119,8 @@ public enum InstalledEngines {
 
     private static func whisperEngine(_ model: InstalledModel, options: WhisperOptions) -> LazyEngine {
         LazyEngine(
-            identity: EngineIdentity(engine: WhisperEngine.engineName, tier: .modern, model: model.name, modelSHA256: model.sha256),
+            identity: EngineIdentity(engine: WhisperEngine.engineName, tier: .modern, model: model.name, modelSHA256: model.sha256,
+                                     runtime: options.network == .capforge ? WhisperNetworkChoice.capforge.rawValue : nil),
             supportedLanguages: Set(model.languages)
         ) {
             switch options.network {

@@ -64,7 +64,7 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
         supportedLanguages = isMultilingual ? Set(WhisperLanguages.supported(byVocabularySize: model.network.dimensions.vocabularySize)) : [.english]
         self.options = options
         identity = EngineIdentity(engine: Self.engineName, tier: .modern, model: ModelStore.modelName(ofFile: url.lastPathComponent),
-                                  modelSHA256: modelSHA256)
+                                  modelSHA256: modelSHA256, runtime: WhisperNetworkChoice.capforge.rawValue)
     }
 
     public func transcribe(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> [Word] {
