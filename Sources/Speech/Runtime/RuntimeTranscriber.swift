@@ -109,6 +109,22 @@ struct RuntimeTranscriber {
         return (segments, false)
     }
 
+    /// One window decoded at temperature 0 from `prompt` and nothing else (no fallback, no
+    /// seeking): the likeliest allowed token each step, until the end of text (included) or
+    /// the window's token budget.
+    func greedy(_ decoding: inout WindowDecoding, prompt: [Int32]) throws -> [SampledToken] {
+        var logits = try decoding.logits(after: prompt, past: 0)
+        var tokens: [SampledToken] = []
+        var unused = SplitMix64(seed: 0)
+        while tokens.count < model.network.dimensions.textContext / 2 - 4 {
+            let token = sample(logits, after: tokens.map(\.id), temperature: 0, generator: &unused)
+            tokens.append(token)
+            if token.id == model.vocabulary.endOfText { break }
+            logits = try decoding.logits(after: [token.id], past: prompt.count + tokens.count - 1)
+        }
+        return tokens
+    }
+
     /// The next token after `prefix`: the likeliest allowed one at temperature 0, else drawn
     /// from the allowed tokens' probabilities at that temperature.
     private func sample(_ logits: [Float], after prefix: [Int32], temperature: Float, generator: inout SplitMix64) -> SampledToken {

@@ -18,8 +18,7 @@ import WhisperRuntime
     static func firstWindow(_ audio: MonoAudio, _ model: RuntimeWhisperModel) throws -> [Int32] {
         let mel = try LogMelSpectrogram(samples: audio.samples, melCount: model.network.dimensions.melCount)
         var decoding = try model.network.decoding(try model.network.encode(mel.window(at: 0)))
-        return try GreedyWindow.decode(&decoding, prompt: try model.vocabulary.prompt(language: "en", translating: false),
-                                       rules: model.vocabulary.rules, maxTokens: 220).map(\.id)
+        return try RuntimeTranscriber(model: model).greedy(&decoding, prompt: try model.vocabulary.prompt(language: "en", translating: false)).map(\.id)
     }
 
     /// On every LibriVox clip, in int8 and in float32, the same text as libwhisper, opening at
