@@ -41,10 +41,10 @@ struct Linear {
         }
     }
 
-    /// Row-wise symmetric int8: each row's largest magnitude becomes 127. A tensor stored in
-    /// int8 is taken as it is.
+    /// Row-wise symmetric int8: each row's largest magnitude becomes `weightLevels`. A tensor
+    /// stored in int8 is taken as it is where the products are exact.
     private static func quantized(_ tensor: WeightTensor, rows: Int, width: Int) -> ([Int8], [Float]) {
-        if case .int8(let data, let scales) = tensor.storage {
+        if case .int8(let data, let scales) = tensor.storage, Self.weightLevels == 127 {
             return (data.withUnsafeBytes { Array($0.bindMemory(to: Int8.self)) }, scales)
         }
         let values = tensor.floats()
@@ -53,12 +53,17 @@ struct Linear {
         for row in 0 ..< rows {
             var top: Float = 0
             for j in 0 ..< width { top = max(top, abs(values[row * width + j])) }
-            let scale: Float = top > 0 ? 127 / top : 1
+            let scale: Float = top > 0 ? Self.weightLevels / top : 1
             scales[row] = scale
             for j in 0 ..< width { q[row * width + j] = Int8((values[row * width + j] * scale).rounded()) }
         }
         return (q, scales)
     }
+
+    /// The largest weight magnitude in the int8 products: 127 where the CPU adds u8×s8 products
+    /// exactly (VNNI); 63 without it, where oneDNN's kernels add each pair of products in 16 bits
+    /// first and 255·127·2 would saturate (7-bit weights: 255·63·2 fits).
+    static let weightLevels: Float = MatrixProduct.addsProductsExactly ? 127 : 63
 
     /// `rows` rows of `x` (each `inputs` long) through the layer into `y` (each `outputs` long).
     func apply(_ x: UnsafeBufferPointer<Float>, rows: Int, into y: UnsafeMutableBufferPointer<Float>) throws {

@@ -1,4 +1,5 @@
 import CDNNL
+import Foundation
 
 /// Row-major matrix products through oneDNN, which dispatches to the widest kernels this CPU
 /// has (AVX-512 and VNNI where present). The only code in the runtime that calls C.
@@ -32,6 +33,14 @@ enum MatrixProduct {
     private static func check(_ status: dnnl_status_t, _ call: String) throws {
         guard status == dnnl_success else { throw RuntimeError.library(call: call, status: Int(status.rawValue)) }
     }
+
+    /// Whether this CPU has VNNI (AVX-512 or AVX), whose dot-product instructions add u8×s8
+    /// products in 32 bits; without it oneDNN's int8 kernels add pairs in 16 bits, saturating.
+    static let addsProductsExactly: Bool = {
+        guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+              let flags = info.split(separator: "\n").first(where: { $0.hasPrefix("flags") }) else { return false }
+        return flags.split(separator: " ").contains { $0 == "avx512_vnni" || $0 == "avx_vnni" }
+    }()
 
     /// How many threads oneDNN's products use (GNU OpenMP's count for this process).
     static var threads: Int {
