@@ -20,7 +20,7 @@ public struct WeightTensor: Sendable {
     var count: Int { shape.reduce(1, *) }
 
     /// Every value as a float. The caller has checked the shape against the byte count.
-    func floats() -> [Float] {
+    public func floats() -> [Float] {
         let n = count
         switch storage {
         case .float32(let data):
@@ -52,9 +52,10 @@ public struct WeightTensor: Sendable {
     }
 
     /// The bytes the storage must hold for `shape`.
-    var storedBytes: Int {
+    /// The stored bytes, whatever their encoding.
+    public var bytes: Data {
         switch storage {
-        case .float32(let data), .float16(let data), .int8(let data, _): return data.count
+        case .float32(let data), .float16(let data), .int8(let data, _): return data
         }
     }
 
@@ -79,8 +80,8 @@ extension WeightSource {
         guard tensor.shape == shape else {
             throw RuntimeError.malformedWeights(name: name, reason: "shape \(tensor.shape), the model's dimensions imply \(shape)")
         }
-        guard tensor.storedBytes == tensor.count * tensor.elementWidth else {
-            throw RuntimeError.malformedWeights(name: name, reason: "\(tensor.storedBytes) bytes for shape \(shape)")
+        guard tensor.bytes.count == tensor.count * tensor.elementWidth else {
+            throw RuntimeError.malformedWeights(name: name, reason: "\(tensor.bytes.count) bytes for shape \(shape)")
         }
         if case .int8(_, let scales) = tensor.storage, scales.count != shape[0] || !scales.allSatisfy({ $0.isFinite && $0 > 0 }) {
             throw RuntimeError.malformedWeights(name: name, reason: "its row scales are not one finite positive number a row")

@@ -40,9 +40,9 @@ struct GGMLWeights: WeightSource {
         }
         let fused = [shape[0] * parts] + shape.dropFirst()
         if pieces.allSatisfy({ if case .float16 = $0.storage { return true } else { return false } }) {
-            return WeightTensor(shape: fused, storage: .float16(pieces.reduce(into: Data()) { $0.append(Self.bytes(of: $1)) }))
+            return WeightTensor(shape: fused, storage: .float16(pieces.reduce(into: Data()) { $0.append($1.bytes) }))
         }
-        return WeightTensor(shape: fused, storage: .float32(pieces.reduce(into: Data()) { $0.append(Self.float32Bytes(of: $1)) }))
+        return WeightTensor(shape: fused, storage: .float32(pieces.reduce(into: Data()) { $0.append($1.floats().withUnsafeBytes { Data($0) }) }))
     }
 
     /// One ggml tensor with the CTranslate2 `shape` (a convolution bias without ggml's trailing 1).
@@ -66,22 +66,6 @@ struct GGMLWeights: WeightSource {
         default:
             throw SpeechError.modelInvalid(
                 path: path, reason: "tensor '\(name)' is stored as \(location.type), which Capforge's runtime does not read (f32, f16, q8_0 and q5_0 it does)")
-        }
-    }
-
-    private static func bytes(of tensor: WeightTensor) -> Data {
-        switch tensor.storage {
-        case .float32(let data), .float16(let data), .int8(let data, _): return data
-        }
-    }
-
-    private static func float32Bytes(of tensor: WeightTensor) -> Data {
-        switch tensor.storage {
-        case .float32(let data): return data
-        case .float16(let data):
-            let values = data.withUnsafeBytes { raw in (0 ..< raw.count / 2).map { Float(raw.loadUnaligned(fromByteOffset: $0 * 2, as: Float16.self)) } }
-            return values.withUnsafeBytes { Data($0) }
-        case .int8: preconditionFailure("a ggml model has no row-scaled int8 tensors")
         }
     }
 
