@@ -6,6 +6,11 @@ public enum WeightPrecision: String, Sendable, CaseIterable {
     case int8
     /// float32 throughout: slower, for checking what quantization changes.
     case float32
+
+    /// int8 where the CPU adds u8×s8 products exactly (VNNI); float32 elsewhere, where oneDNN
+    /// 2.6's int8 kernels saturate 16-bit partial sums (measured on an AVX2 CPU: a decoding's
+    /// scores moved by 0.4 with the number of rows in the product, 7-bit weights and all).
+    public static var preferred: WeightPrecision { MatrixProduct.addsProductsExactly ? .int8 : .float32 }
 }
 
 /// y = x·Wᵀ + b for a weight W of `outputs` rows and `inputs` columns.
@@ -61,9 +66,11 @@ struct Linear {
     }
 
     /// The largest weight magnitude in the int8 products: 127 where the CPU adds u8×s8 products
-    /// exactly (VNNI); 63 without it, where oneDNN's kernels add each pair of products in 16 bits
-    /// first and 255·127·2 would saturate (7-bit weights: 255·63·2 fits).
-    static let weightLevels: Float = MatrixProduct.addsProductsExactly ? 127 : 63
+    /// exactly (VNNI); 31 without it, where oneDNN's kernels add products in 16 bits first: with
+    /// 63 the scores still depended on the product's row count (4·255·31 fits 16 bits). Exact but
+    /// coarse (tiny.en: 196 errors on the long-form half against float32's 174), so int8 is not
+    /// `preferred` there.
+    static let weightLevels: Float = MatrixProduct.addsProductsExactly ? 127 : 31
 
     /// `rows` rows of `x` (each `inputs` long) through the layer into `y` (each `outputs` long).
     func apply(_ x: UnsafeBufferPointer<Float>, rows: Int, into y: UnsafeMutableBufferPointer<Float>) throws {

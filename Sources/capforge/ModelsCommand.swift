@@ -22,11 +22,13 @@ let modelsCommand = Subcommand(
         let vosk = store.searchPath.flatMap { VoskModelCatalog.discover(in: $0) }
         let pocketSphinx = PocketSphinxModel.debianEnglish
         if args.flag("json") {
-            struct Row: Encodable { var engine, name, path: String; var size: Int64?; var englishOnly: Bool?; var weightType: String?; var languages: [Language]; var sha256: String?; var problem: String? }
-            var rows = whisper.map { Row(engine: $0.engine, name: $0.name, path: $0.url.path, size: $0.sizeBytes, englishOnly: $0.isEnglishOnly, weightType: $0.weightType, languages: $0.languages, sha256: $0.sha256, problem: $0.problem) }
-            rows += vosk.map { Row(engine: "vosk", name: $0.name, path: $0.directory.path, size: nil, englishOnly: nil, weightType: nil, languages: [$0.language], sha256: nil, problem: nil) }
+            struct Row: Encodable { var engine, name, path: String; var size: Int64?; var englishOnly: Bool?; var weightType: String?; var languages: [Language]; var sha256: String?; var problem: String?; var runsOn: String?; var runtimeReads: Bool? }
+            var rows = whisper.map { Row(engine: $0.engine, name: $0.name, path: $0.url.path, size: $0.sizeBytes, englishOnly: $0.isEnglishOnly, weightType: $0.weightType, languages: $0.languages, sha256: $0.sha256, problem: $0.problem,
+                                         runsOn: $0.problem == nil ? WhisperNetworkChoice.libwhisper.rawValue : nil,
+                                         runtimeReads: $0.problem == nil ? WhisperNetworkChoice.capforge.running(weightType: $0.weightType) == .capforge : nil) }
+            rows += vosk.map { Row(engine: "vosk", name: $0.name, path: $0.directory.path, size: nil, englishOnly: nil, weightType: nil, languages: [$0.language], sha256: nil, problem: nil, runsOn: nil, runtimeReads: nil) }
             if pocketSphinx.isInstalled {
-                rows.append(Row(engine: "pocketsphinx", name: pocketSphinx.name, path: pocketSphinx.acousticModel.deletingLastPathComponent().path, size: nil, englishOnly: true, weightType: nil, languages: [.english], sha256: nil, problem: nil))
+                rows.append(Row(engine: "pocketsphinx", name: pocketSphinx.name, path: pocketSphinx.acousticModel.deletingLastPathComponent().path, size: nil, englishOnly: true, weightType: nil, languages: [.english], sha256: nil, problem: nil, runsOn: nil, runtimeReads: nil))
             }
             print(try jsonString(rows))
             return ExitCode.success
@@ -46,6 +48,9 @@ let modelsCommand = Subcommand(
             let languages = chosen[m.url] ?? []
             print(languages.isEmpty ? "           used only when named (--model \(Format.terminalSafe(m.name))): a bigger model covers its languages"
                   : "           used for \(languages.count <= 8 ? languages.map(\.code).joined(separator: ", ") : "\(languages.count) languages, \(languages.prefix(6).map(\.code).joined(separator: ", ")), …")")
+            print(WhisperNetworkChoice.capforge.running(weightType: m.weightType) == .capforge
+                  ? "           runs on libwhisper; '--engine capforge' runs it on Capforge's own runtime"
+                  : Format.terminalSafe("           runs on libwhisper, even with '--engine capforge': Capforge's own runtime does not read \(m.weightType ?? "its weights")"))
         }
         // Where a Whisper model covers the language too, the basic engine stands in for it; say when.
         func basicUse(_ language: Language) -> String {

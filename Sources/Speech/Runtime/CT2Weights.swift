@@ -29,7 +29,7 @@ public struct RuntimeWhisperModel: Sendable {
     public let network: WhisperNetwork
     let vocabulary: RuntimeVocabulary
 
-    public init(contentsOf url: URL, precision: WeightPrecision = .int8) throws {
+    public init(contentsOf url: URL, precision: WeightPrecision = .preferred) throws {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
             let (bytes, path) = try CT2WhisperConverter.readModelBinary(url)

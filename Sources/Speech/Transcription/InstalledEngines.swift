@@ -96,7 +96,15 @@ public enum InstalledEngines {
             whisperModels.removeAll(where: isChecker)
             whisperModels.append(checkModel)
         }
-        let modern = whisperModels.map { whisperEngine($0, options: whisperOptions) }
+        let modern = whisperModels.map { model in
+            var options = whisperOptions
+            if options.network.running(weightType: model.weightType) != options.network {
+                options.network = .libwhisper
+                ignored.append("the Whisper model \(model.name) is stored as \(model.weightType ?? "an unknown type"), which Capforge's own runtime does not read "
+                    + "(it reads \(WhisperNetworkChoice.runtimeWeightTypes.sorted().joined(separator: ", "))): it runs on libwhisper")
+            }
+            return whisperEngine(model, options: options)
+        }
         return TierEngines(modern: modern, basic: basic, speechDetector: try speechDetector(store: store), ignoredModels: ignored,
                            crossChecker: checkModel == nil ? nil : modern.last)
     }

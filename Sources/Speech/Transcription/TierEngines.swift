@@ -6,7 +6,8 @@ public struct TierEngines: Sendable {
     public var modern: [any SpeechEngine]
     public var basic: [any SpeechEngine]
     public var speechDetector: any SpeechDetector
-    /// Installed models left out because they are broken, each a sentence for the user.
+    /// What the run does with the installed models that the user did not ask for, each a
+    /// sentence: broken models left out, a model the runtime cannot read run on libwhisper.
     public var ignoredModels: [String]
     /// `--cross-check`: the second modern engine that hears every modern chunk again.
     public var crossChecker: (any SpeechEngine)?

@@ -48,12 +48,13 @@ public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sen
     }
 
     /// Whisper on Capforge's own runtime, from an installed ggml model file or a CTranslate2
-    /// folder (weights quantized to int8 by default). Greedy decoding with libwhisper's
+    /// folder (weights quantized to int8 where the CPU has VNNI, float32 elsewhere). Greedy decoding with libwhisper's
     /// temperature fallback and token timing; not yet with a beam, a text prompt or DTW timing.
-    public init(runtimeModel url: URL, options: WhisperOptions = WhisperOptions(), precision: WeightPrecision = .int8,
+    public init(runtimeModel url: URL, options: WhisperOptions = WhisperOptions(), precision: WeightPrecision = .preferred,
                 modelSHA256: String? = nil) throws {
-        guard options.beamSize == 1, options.initialPrompt == nil, !options.preciseTiming else {
-            throw SpeechError.engineFailed(engine: Self.engineName, reason: "Capforge's own Whisper runtime does not yet decode with a beam, a prompt or DTW timing")
+        guard options.onlyOnLibwhisper.isEmpty else {
+            throw SpeechError.engineFailed(engine: Self.engineName,
+                                           reason: "Capforge's own Whisper runtime does not yet do \(options.onlyOnLibwhisper.joined(separator: ", ")); libwhisper does")
         }
         let model = try RuntimeWhisperModel(contentsOf: url, precision: precision)
         let runtime = RuntimeBackend(model: model)

@@ -1,10 +1,19 @@
 import Foundation
 
-/// What runs Whisper's network: the libwhisper of the pywhispercpp wheel, or Capforge's own
-/// runtime over oneDNN with int8 weights (issue 44), on the same installed model.
+/// What runs Whisper's network: the libwhisper of the pywhispercpp wheel (the default; it alone
+/// decodes with a beam, a prompt or DTW timing), or Capforge's own runtime over oneDNN with int8
+/// weights (issue 44), on the same installed model.
 public enum WhisperNetworkChoice: String, Sendable, Equatable, Codable, CaseIterable {
     case libwhisper
     case capforge
+
+    /// The ggml weight types (`models list`'s names) the runtime reads; other models run on libwhisper.
+    public static let runtimeWeightTypes: Set<String> = ["f32", "f16", "q8_0", "q5_0"]
+
+    /// Who runs a model stored as `weightType` when `self` was asked for.
+    public func running(weightType: String?) -> WhisperNetworkChoice {
+        self == .capforge && !Self.runtimeWeightTypes.contains(weightType ?? "") ? .libwhisper : self
+    }
 }
 
 /// How a `WhisperEngine` decodes. The defaults are the captioning defaults.
@@ -33,6 +42,11 @@ public struct WhisperOptions: Sendable, Equatable {
         self.preciseTiming = preciseTiming
         self.beamSize = max(1, beamSize)
         self.initialPrompt = initialPrompt?.isEmpty == true ? nil : initialPrompt
+    }
+
+    /// What in these options only libwhisper does, in words; empty when the runtime decodes them.
+    public var onlyOnLibwhisper: [String] {
+        (beamSize > 1 ? ["beam search"] : []) + (preciseTiming ? ["DTW timing"] : []) + (initialPrompt != nil ? ["a vocabulary prompt"] : [])
     }
 
     /// ggml's OpenMP barriers spin and collapse when other work shares the CPUs, unless
