@@ -63,7 +63,7 @@ public enum DryRun {
                 let detector = requested == nil ? pipeline.engines.languageDetector : nil
                 // A model timed with and without the language vote are two probes.
                 let name = engine.identity.modelLabel
-                    + ((detector as? any SpeechEngine).map { " with \($0.identity.model)'s language vote" } ?? "")
+                    + (detector.map { " with \($0.identity.model)'s language vote" } ?? "")
                 if probes[name] == nil {
                     probes[name] = try? SpeedProbe.measure(engine: engine, language: plan.language, file: input.url,
                                                            selection: pipeline.knownLanguage(probe).stream, detector: detector)

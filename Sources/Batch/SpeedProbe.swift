@@ -31,7 +31,7 @@ struct SpeedProbe {
     private struct Enough: Error {}
 
     static func measure(engine: any SpeechEngine, language: Language, file: URL, selection: AudioStreamSelection,
-                        detector: (any LanguageDetector)? = nil) throws -> SpeedProbe {
+                        detector: (any SpeechEngine)? = nil) throws -> SpeedProbe {
         var samples: [Float] = []
         let wanted = Int(Self.clipSeconds) * MonoAudio.sampleRate
         let clock = ContinuousClock()

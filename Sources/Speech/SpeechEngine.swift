@@ -19,9 +19,36 @@ public protocol SpeechEngine: AnyObject, Sendable {
     /// that end inside it; rather than pay a whole pass for a sentence left over past
     /// `nextWindowFrom`, it stops and says where. Others hear it all.
     func transcribeWindow(_ audio: MonoAudio, language: Language, nextWindowFrom: Double?, cancellation: Cancellation) throws -> HeardWindow
+    /// What the engine does besides transcribing, declared: callers choose by it, never by the
+    /// count of its languages or by casting.
+    var capabilities: EngineCapabilities { get }
+    /// With `.detectsLanguage`: the most likely spoken language of the first 30 s of `audio`
+    /// (nil when it cannot tell).
+    func detectLanguage(_ audio: MonoAudio) throws -> LanguageGuess?
+    /// With `.translates`: English words for speech in `language`, timed on the file's
+    /// timeline, with what the engine cut or dropped on the way.
+    func translate(_ audio: MonoAudio, from language: Language, cancellation: Cancellation) throws -> HeardWindow
+}
+
+/// What an engine can do besides transcribing.
+public struct EngineCapabilities: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// Tells which language is spoken (a multilingual Whisper model).
+    public static let detectsLanguage = EngineCapabilities(rawValue: 1 << 0)
+    /// Writes speech in another language as English (a multilingual Whisper model).
+    public static let translates = EngineCapabilities(rawValue: 1 << 1)
 }
 
 extension SpeechEngine {
+    public var capabilities: EngineCapabilities { [] }
+
+    public func detectLanguage(_ audio: MonoAudio) throws -> LanguageGuess? { nil }
+
+    public func translate(_ audio: MonoAudio, from language: Language, cancellation: Cancellation) throws -> HeardWindow {
+        throw SpeechError.engineFailed(engine: identity.engine, reason: "\(identity.model) cannot translate")
+    }
+
     public func transcribeWindow(_ audio: MonoAudio, language: Language, nextWindowFrom: Double?, cancellation: Cancellation) throws -> HeardWindow {
         HeardWindow(words: try transcribe(audio, language: language, cancellation: cancellation), heardUntil: audio.endTime)
     }

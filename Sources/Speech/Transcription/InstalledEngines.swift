@@ -2,24 +2,20 @@ import CapforgeCore
 import Foundation
 import Synchronization
 
-/// Something that can tell which language is spoken (a multilingual Whisper model).
-public protocol LanguageDetector: AnyObject, Sendable {
-    func detectLanguage(_ audio: MonoAudio) throws -> LanguageGuess?
-}
-
-extension WhisperEngine: LanguageDetector {}
-
 /// An engine whose languages are known from its files, loaded on first use: a run may have
 /// several models installed and need only one of them.
-public final class LazyEngine: SpeechEngine, LanguageDetector, Sendable {
+public final class LazyEngine: SpeechEngine, Sendable {
     public let identity: EngineIdentity
     public let supportedLanguages: Set<Language>
+    public let capabilities: EngineCapabilities
     private let load: @Sendable () throws -> any SpeechEngine
     private let loaded = Mutex<Result<any SpeechEngine, Error>?>(nil)
 
-    public init(identity: EngineIdentity, supportedLanguages: Set<Language>, load: @escaping @Sendable () throws -> any SpeechEngine) {
+    public init(identity: EngineIdentity, supportedLanguages: Set<Language>, capabilities: EngineCapabilities = [],
+                load: @escaping @Sendable () throws -> any SpeechEngine) {
         self.identity = identity
         self.supportedLanguages = supportedLanguages
+        self.capabilities = capabilities
         self.load = load
     }
 
@@ -41,7 +37,11 @@ public final class LazyEngine: SpeechEngine, LanguageDetector, Sendable {
     }
 
     public func detectLanguage(_ audio: MonoAudio) throws -> LanguageGuess? {
-        try (engine() as? LanguageDetector)?.detectLanguage(audio)
+        try engine().detectLanguage(audio)
+    }
+
+    public func translate(_ audio: MonoAudio, from language: Language, cancellation: Cancellation) throws -> HeardWindow {
+        try engine().translate(audio, from: language, cancellation: cancellation)
     }
 }
 
@@ -129,7 +129,8 @@ public enum InstalledEngines {
         LazyEngine(
             identity: EngineIdentity(engine: WhisperEngine.engineName, tier: .modern, model: model.name, modelSHA256: model.sha256,
                                      runtime: options.network == .capforge ? WhisperNetworkChoice.capforge.rawValue : nil),
-            supportedLanguages: Set(model.languages)
+            supportedLanguages: Set(model.languages),
+            capabilities: model.isEnglishOnly ? [] : WhisperEngine.multilingualCapabilities
         ) {
             switch options.network {
             case .libwhisper: return try WhisperEngine(modelPath: model.url.path, options: options, modelSHA256: model.sha256)

@@ -25,8 +25,8 @@ public struct TierEngines: Sendable {
     }
 
     /// The engine that detects a file's spoken language: the first multilingual modern model.
-    public var languageDetector: (any LanguageDetector)? {
-        modern.first { $0.supportedLanguages.count > 1 } as? any LanguageDetector
+    public var languageDetector: (any SpeechEngine)? {
+        modern.first { $0.capabilities.contains(.detectsLanguage) }
     }
 
     /// The first engine of `tier` that supports `language`.

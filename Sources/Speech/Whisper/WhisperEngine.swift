@@ -5,12 +5,15 @@ import WhisperRuntime
 
 /// The modern tier: Whisper through libwhisper, one loaded model per engine.
 /// Unchecked: the C context is not Sendable; `lock` serialises every use of it.
-public final class WhisperEngine: SpeechEngine, SpeechTranslator, @unchecked Sendable {
+public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
     public static let engineName = "whisper"
     public let identity: EngineIdentity
     public let supportedLanguages: Set<Language>
     public let options: WhisperOptions
     public let isMultilingual: Bool
+    /// A multilingual model's: English-only models can neither tell languages apart nor translate.
+    public static let multilingualCapabilities: EngineCapabilities = [.detectsLanguage, .translates]
+    public var capabilities: EngineCapabilities { isMultilingual ? Self.multilingualCapabilities : [] }
 
     // whisper_context and the runtime's decoding are single-threaded: every use goes through `lock`.
     private let lock = NSLock()

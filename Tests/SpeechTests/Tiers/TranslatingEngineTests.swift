@@ -7,9 +7,10 @@ private let french = Language("fr")!
 
 /// A translator that writes "hello" for each window and says it cut a loop and dropped a word
 /// over no speech there, as Whisper does while translating.
-private final class LoopingTranslator: SpeechEngine, SpeechTranslator, @unchecked Sendable {
+private final class LoopingTranslator: SpeechEngine, @unchecked Sendable {
     let identity = EngineIdentity(engine: "whisper", tier: .modern, model: "multilingual")
     let supportedLanguages: Set<Language> = [.english, french]
+    let capabilities: EngineCapabilities = [.translates]
 
     func transcribe(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> [Word] {
         Issue.record("a translating run transcribed")
@@ -38,5 +39,21 @@ private final class LoopingTranslator: SpeechEngine, SpeechTranslator, @unchecke
         #expect(transcript.words.map(\.text) == ["hello"])
         #expect(transcript.loopCuts.map(\.kept) == ["hello"])
         #expect(transcript.droppedWords.map(\.word.text) == ["Music"])
+    }
+
+    /// The language vote and translation go to the engines that declare them, whatever their
+    /// languages: a many-language engine without the capability is neither asked to detect nor
+    /// to translate (it once was, by the count of its languages).
+    @Test func enginesAreChosenByWhatTheyDeclare() throws {
+        let recogniser = ToneEngine(engine: "many", tier: .modern, languages: [.english, french, Language("de")!])
+        let translator = LoopingTranslator()
+        let engines = TierEngines(modern: [recogniser, translator], basic: [])
+        #expect(engines.languageDetector == nil)
+        #expect(engines.translating().modern.map(\.identity) == [translator.identity])
+        let lazy = LazyEngine(identity: recogniser.identity, supportedLanguages: recogniser.supportedLanguages,
+                              capabilities: [.detectsLanguage]) { recogniser }
+        #expect(TierEngines(modern: [recogniser, lazy], basic: []).languageDetector?.identity == lazy.identity)
+        #expect(TierEngines(modern: [lazy], basic: []).translating().modern.isEmpty)
+        #expect(throws: SpeechError.self) { try recogniser.translate(burstAudio(seconds: 1, bursts: []), from: french, cancellation: Cancellation()) }
     }
 }
