@@ -2,6 +2,7 @@ import CapforgeCore
 import Foundation
 import Media
 import Speech
+import Synchronization
 
 /// Identity of an input file cheap enough to check on every run: size, modification time, and
 /// a hash of its first and last 64 KiB (catches a file replaced by one of the same size).
@@ -97,16 +98,15 @@ public struct Manifest: Sendable {
 /// Which input each output in the manifests was written for, so that one input's outputs never
 /// silently replace another's (`talk.webm` captioned after `talk.mkv` beside it). Each manifest
 /// is read once a run, on first need; a lock guards it, as files finish on two threads.
-final class OutputOwners: @unchecked Sendable {
-    struct Owner {
+final class OutputOwners: Sendable {
+    struct Owner: Sendable {
         var relativePath: String
         var path: String
         var identity: InputIdentity
     }
 
-    private let lock = NSLock()
     /// By manifest folder, then by an output's resolved path (bytes: NFC and NFD are two files).
-    private var indexes: [String: [[UInt8]: Owner]] = [:]
+    private let indexes = Mutex<[String: [[UInt8]: Owner]]>([:])
 
     /// The other input, and the manifest saying so, that the existing file at `url` was written
     /// for; nil when nothing is there, no manifest above it lists it, or it is `input`'s own
@@ -128,11 +128,11 @@ final class OutputOwners: @unchecked Sendable {
     /// Forgets an input whose outputs another input took over (`--overwrite`).
     func forget(_ owner: Owner, in manifest: Manifest) {
         manifest.forget(owner.relativePath)
-        lock.withLock { indexes[manifest.folder.path] = indexes[manifest.folder.path]?.filter { $0.value.relativePath != owner.relativePath } }
+        indexes.withLock { indexes in indexes[manifest.folder.path] = indexes[manifest.folder.path]?.filter { $0.value.relativePath != owner.relativePath } }
     }
 
     private func index(of manifest: Manifest) -> [[UInt8]: Owner] {
-        lock.withLock {
+        indexes.withLock { indexes in
             if let index = indexes[manifest.folder.path] { return index }
             var index: [[UInt8]: Owner] = [:]
             for entry in manifest.entries() {

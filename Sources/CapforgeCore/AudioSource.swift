@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// 16 kHz mono audio on the file's timeline that can be read a piece at a time, so a long
 /// recording never has to be in memory whole.
@@ -22,16 +23,18 @@ extension MonoAudio: AudioSource {
 
 /// Extracted audio kept in an unlinked temporary file: it takes disk, not memory, and vanishes
 /// with the process however it ends (even SIGKILL). Written once front to back, then read in slices.
-/// Unchecked: the file descriptor and the write buffer are guarded by `lock`.
-public final class SpooledAudio: AudioSource, @unchecked Sendable {
+public final class SpooledAudio: AudioSource, Sendable {
     public let startTime: Double
     private let fd: Int32
     private let path: String
-    private var pending: [Float] = []
-    private var count = 0
-    /// Sample ranges appended as silence: holes in the file, never written.
-    private var silence: [Range<Int>] = []
-    private let lock = NSLock()
+    /// The write buffer and the file's length: extraction appends while slices are read.
+    private struct State {
+        var pending: [Float] = []
+        var count = 0
+        /// Sample ranges appended as silence: holes in the file, never written.
+        var silence: [Range<Int>] = []
+    }
+    private let state = Mutex(State())
 
     /// Flushed to the file at this many samples (4 MB).
     static let bufferSamples = 1 << 20
@@ -54,13 +57,13 @@ public final class SpooledAudio: AudioSource, @unchecked Sendable {
 
     deinit { close(fd) }
 
-    public var duration: Double { Double(lock.withLock { count }) / Double(MonoAudio.sampleRate) }
+    public var duration: Double { Double(state.withLock { $0.count }) / Double(MonoAudio.sampleRate) }
 
     public func append(_ samples: ArraySlice<Float>) throws {
-        try lock.withLock {
-            pending.append(contentsOf: samples)
-            count += samples.count
-            if pending.count >= Self.bufferSamples { try flushLocked() }
+        try state.withLock { state in
+            state.pending.append(contentsOf: samples)
+            state.count += samples.count
+            if state.pending.count >= Self.bufferSamples { try flush(&state) }
         }
     }
 
@@ -68,34 +71,34 @@ public final class SpooledAudio: AudioSource, @unchecked Sendable {
     /// and never memory): a file whose audio starts ten hours in spools only its sound.
     public func appendSilence(_ samples: Int) throws {
         guard samples > 0 else { return }
-        try lock.withLock {
-            try flushLocked()
-            if let last = silence.last, last.upperBound == count {
-                silence[silence.count - 1] = last.lowerBound..<count + samples
+        try state.withLock { state in
+            try flush(&state)
+            if let last = state.silence.last, last.upperBound == state.count {
+                state.silence[state.silence.count - 1] = last.lowerBound..<state.count + samples
             } else {
-                silence.append(count..<count + samples)
+                state.silence.append(state.count..<state.count + samples)
             }
-            count += samples
+            state.count += samples
             guard lseek(fd, off_t(samples) * 4, SEEK_CUR) >= 0 else { throw AtomicFile.makeError(path: path, errno: errno) }
         }
     }
 
     public var silentSpans: [Range<Double>] {
         let rate = Double(MonoAudio.sampleRate)
-        return lock.withLock { silence }.map { startTime + Double($0.lowerBound) / rate..<startTime + Double($0.upperBound) / rate }
+        return state.withLock { $0.silence }.map { startTime + Double($0.lowerBound) / rate..<startTime + Double($0.upperBound) / rate }
     }
 
     /// Writes what is buffered; slices read the file, so call this once extraction ends.
     public func finish() throws {
-        try lock.withLock {
-            try flushLocked()
+        try state.withLock { state in
+            try flush(&state)
             // A hole at the end has no write after it to give the file its length.
-            guard ftruncate(fd, off_t(count) * 4) == 0 else { throw AtomicFile.makeError(path: path, errno: errno) }
+            guard ftruncate(fd, off_t(state.count) * 4) == 0 else { throw AtomicFile.makeError(path: path, errno: errno) }
         }
     }
 
     public func slice(from: Double, to: Double) throws -> MonoAudio {
-        let range = MonoAudio.sampleRange(from: from, to: to, startTime: startTime, count: lock.withLock { count })
+        let range = MonoAudio.sampleRange(from: from, to: to, startTime: startTime, count: state.withLock { $0.count })
         let lo = range.lowerBound
         var samples = [Float](repeating: 0, count: range.count)
         try samples.withUnsafeMutableBytes { raw in
@@ -110,9 +113,10 @@ public final class SpooledAudio: AudioSource, @unchecked Sendable {
         return MonoAudio(samples: samples, startTime: startTime + Double(lo) / Double(MonoAudio.sampleRate))
     }
 
-    private func flushLocked() throws {
-        guard !pending.isEmpty else { return }
-        try pending.withUnsafeBytes { try AtomicFile.writeAll($0, to: fd, path: path) }
-        pending.removeAll(keepingCapacity: true)
+    /// Writes the buffer; called with the lock held.
+    private func flush(_ state: inout State) throws {
+        guard !state.pending.isEmpty else { return }
+        try state.pending.withUnsafeBytes { try AtomicFile.writeAll($0, to: fd, path: path) }
+        state.pending.removeAll(keepingCapacity: true)
     }
 }

@@ -1,23 +1,31 @@
 import CapforgeCore
 import Foundation
+import Synchronization
 
 /// First SIGINT or SIGTERM: stop cleanly (the chunk in progress is abandoned, finished chunks
 /// stay in the journal, temporaries are removed, the summary is printed). A second one: exit at once.
 enum Interrupts {
-    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
-    nonisolated(unsafe) private static var received: Int32 = 0
-    nonisolated(unsafe) private static var count = 0
-    private static let lock = NSLock()
+    private struct State {
+        /// Kept so the signal sources live as long as the process.
+        var sources: [DispatchSourceSignal] = []
+        var received: Int32 = 0
+        var count = 0
+    }
+    private static let state = Mutex(State())
 
     static func install(_ cancellation: Cancellation) {
-        sources = [SIGINT, SIGTERM].map { number in
+        state.withLock { $0.sources = sources(cancelling: cancellation) }
+    }
+
+    private static func sources(cancelling cancellation: Cancellation) -> [DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
-                let first = lock.withLock {
-                    count += 1
-                    if received == 0 { received = number }
-                    return count == 1
+                let first = state.withLock { state in
+                    state.count += 1
+                    if state.received == 0 { state.received = number }
+                    return state.count == 1
                 }
                 if first {
                     FileHandle.standardError.write(Data("\ncapforge: stopping after cleaning up (press Ctrl-C again to quit now)\n".utf8))
@@ -33,7 +41,7 @@ enum Interrupts {
 
     /// What an interrupted run exits with: 128 + the signal, as shells report it (130 for Ctrl-C).
     static var exitCode: Int32 {
-        let number = lock.withLock { received }
+        let number = state.withLock { $0.received }
         return 128 + (number == 0 ? SIGINT : number)
     }
 }

@@ -1,5 +1,6 @@
 import CapforgeCore
 import Foundation
+import Synchronization
 
 /// Basic-tier US English recognition with CMU PocketSphinx (Debian's 5prealpha).
 ///
@@ -8,8 +9,7 @@ import Foundation
 /// decoded before it: no adaptation state carries over between utterances or calls.
 /// Cancellation is honoured between utterances; one utterance (at most
 /// `utteranceVAD.configuration.maximumRegion`) is decoded without interruption.
-/// Unchecked: the C decoder is not Sendable; `lock` serialises every use of it.
-public final class PocketSphinxEngine: SpeechEngine, @unchecked Sendable {
+public final class PocketSphinxEngine: SpeechEngine, Sendable {
     public static let name = PocketSphinxDecoder.engineName
     /// Shorter than EnergyVAD's default maximum to bound how late a cancellation is seen.
     public static let utteranceVAD: EnergyVAD = {
@@ -22,9 +22,8 @@ public final class PocketSphinxEngine: SpeechEngine, @unchecked Sendable {
     public let identity: EngineIdentity
     public let supportedLanguages: Set<Language>
     private let vad: EnergyVAD
-    // The decoder is loaded on first use (about 0.5 s) and is not thread-safe.
-    private let lock = NSLock()
-    private var decoder: PocketSphinxDecoder?
+    /// The C decoder, loaded on first use (about 0.5 s); not thread-safe, so every use holds the lock.
+    private let decoder = Mutex<PocketSphinxDecoder?>(nil)
 
     public init(model: PocketSphinxModel = .debianEnglish, vad: EnergyVAD = PocketSphinxEngine.utteranceVAD) {
         self.model = model
@@ -40,30 +39,29 @@ public final class PocketSphinxEngine: SpeechEngine, @unchecked Sendable {
         }
         let stop = CancellationCheck(cancellation)
         try stop.check()
-        lock.lock()
-        defer { lock.unlock() }
-        let decoder = try loadedDecoder()
-        var words: [Word] = []
-        for region in vad.speechRegions(in: audio) {
-            try stop.check()
-            let utterance = audio.slice(from: region.start, to: region.end)
-            let decoded = try decoder.decodeUtterance(Self.pcm16(utterance.samples))
-            words += decoded.compactMap { Self.word(from: $0, utteranceStart: utterance.startTime) }
+        let regions = vad.speechRegions(in: audio)
+        return try decoder.withLock { decoder in
+            let loaded = try decoder ?? loadedDecoder()
+            decoder = loaded
+            var words: [Word] = []
+            for region in regions {
+                try stop.check()
+                let utterance = audio.slice(from: region.start, to: region.end)
+                let decoded = try loaded.decodeUtterance(Self.pcm16(utterance.samples))
+                words += decoded.compactMap { Self.word(from: $0, utteranceStart: utterance.startTime) }
+            }
+            return words
         }
-        return words
     }
 
     private func loadedDecoder() throws -> PocketSphinxDecoder {
-        if let decoder { return decoder }
         let missing = model.missingPaths
         guard missing.isEmpty else {
             throw SpeechError.modelMissing(
                 path: missing.joined(separator: ", "),
                 hint: "install the Debian package pocketsphinx-en-us (apt-get install pocketsphinx-en-us)")
         }
-        let loaded = try PocketSphinxDecoder(model: model)
-        decoder = loaded
-        return loaded
+        return try PocketSphinxDecoder(model: model)
     }
 
     private static func pcm16(_ samples: [Float]) -> [Int16] {

@@ -1,12 +1,12 @@
 import CWhisper
 import CapforgeCore
 import Foundation
+import Synchronization
 
 /// Silero VAD, a small neural network, run through libwhisper's own VAD API. Unlike frame
 /// energy it tells speech from music and steady noise, so those spans never reach Whisper
 /// (which invents text over them).
-/// Unchecked: the C VAD context is not Sendable; `lock` serialises every use of it.
-public final class SileroVAD: SpeechDetector, @unchecked Sendable {
+public final class SileroVAD: SpeechDetector, Sendable {
     public struct Configuration: Sendable, Equatable {
         /// Speech probability from which a 32 ms window counts as speech. Below the model's 0.5:
         /// at 0.5 soft word onsets come late and clipped, while music over noise stays far
@@ -33,9 +33,8 @@ public final class SileroVAD: SpeechDetector, @unchecked Sendable {
     public let name: String
     public let configuration: Configuration
 
-    // A whisper_vad_context keeps per-run state: every use goes through `lock`.
-    private let lock = NSLock()
-    private let context: OpaquePointer
+    /// A whisper_vad_context keeps per-run state: every use holds the lock.
+    private let context: Mutex<OpaquePointer>
     private let whisper: cwhisper_functions
 
     public init(modelPath: String, configuration: Configuration = Configuration()) throws {
@@ -53,12 +52,12 @@ public final class SileroVAD: SpeechDetector, @unchecked Sendable {
             throw SpeechError.modelInvalid(
                 path: modelPath, reason: "libwhisper could not load it as a Silero VAD model; delete it and rerun Scripts/setup")
         }
-        self.context = context
+        self.context = Mutex(context)
         self.configuration = configuration
         name = ModelStore.modelName(ofFile: URL(fileURLWithPath: modelPath).lastPathComponent)
     }
 
-    deinit { whisper.whisper_vad_free(context) }
+    deinit { context.withLock { whisper.whisper_vad_free($0) } }
 
     public func speechRegions(in audio: MonoAudio) throws -> [SpeechRegion] {
         guard !audio.samples.isEmpty else { return [] }
@@ -73,18 +72,19 @@ public final class SileroVAD: SpeechDetector, @unchecked Sendable {
         // The chunk planner cuts long speech itself, with overlap.
         params.max_speech_duration_s = .greatestFiniteMagnitude
 
-        lock.lock()
-        defer { lock.unlock() }
-        let found = audio.samples.withUnsafeBufferPointer {
-            whisper.whisper_vad_segments_from_samples(context, params, $0.baseAddress, Int32($0.count))
-        }
-        guard let segments = found else {
-            throw SpeechError.engineFailed(engine: name, reason: "libwhisper's speech detection failed; rerun with the energy VAD by removing \(Self.modelFileName) from the models directory")
-        }
-        defer { whisper.whisper_vad_free_segments(segments) }
-        let spans = (0..<whisper.whisper_vad_segments_n_segments(segments)).map { i in
-            (start: Double(whisper.whisper_vad_segments_get_segment_t0(segments, i)) / 100,
-             end: Double(whisper.whisper_vad_segments_get_segment_t1(segments, i)) / 100)
+        let whisper = whisper, name = name
+        let spans = try context.withLock { context in
+            let found = audio.samples.withUnsafeBufferPointer {
+                whisper.whisper_vad_segments_from_samples(context, params, $0.baseAddress, Int32($0.count))
+            }
+            guard let segments = found else {
+                throw SpeechError.engineFailed(engine: name, reason: "libwhisper's speech detection failed; rerun with the energy VAD by removing \(Self.modelFileName) from the models directory")
+            }
+            defer { whisper.whisper_vad_free_segments(segments) }
+            return (0..<whisper.whisper_vad_segments_n_segments(segments)).map { i in
+                (start: Double(whisper.whisper_vad_segments_get_segment_t0(segments, i)) / 100,
+                 end: Double(whisper.whisper_vad_segments_get_segment_t1(segments, i)) / 100)
+            }
         }
         return SoundOnset.extended(Self.regions(spans, in: audio), in: audio)
     }

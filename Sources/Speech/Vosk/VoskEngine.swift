@@ -1,12 +1,12 @@
 import CapforgeCore
 import Foundation
+import Synchronization
 
 /// Basic-tier recognition with Vosk (Kaldi), for every language with a Vosk model installed.
 ///
 /// Models are loaded on first use of their language and kept; each call gets a fresh
 /// recognizer, so calls are independent and may run concurrently.
-/// Unchecked: the cache of loaded C models is guarded by `lock`.
-public final class VoskEngine: SpeechEngine, @unchecked Sendable {
+public final class VoskEngine: SpeechEngine, Sendable {
     public static let name = VoskRecognizer.engineName
     /// Audio fed per recognizer call; cancellation is checked between blocks.
     static let blockSeconds = 0.25
@@ -16,8 +16,7 @@ public final class VoskEngine: SpeechEngine, @unchecked Sendable {
     public let identity: EngineIdentity
     public var supportedLanguages: Set<Language> { Set(models.keys) }
 
-    private let lock = NSLock()
-    private var loaded: [Language: VoskModel] = [:]
+    private let loaded = Mutex<[Language: VoskModel]>([:])
 
     public convenience init(modelsDirectory: URL) {
         self.init(models: VoskModelCatalog.discover(in: modelsDirectory))
@@ -74,11 +73,11 @@ public final class VoskEngine: SpeechEngine, @unchecked Sendable {
         guard let info = models[language] else {
             throw SpeechError.unsupportedLanguage(language: language, engine: Self.name, available: Array(models.keys))
         }
-        lock.lock()
-        defer { lock.unlock() }
-        if let model = loaded[language] { return model }
-        let model = try VoskModel(directory: info.directory)
-        loaded[language] = model
-        return model
+        return try loaded.withLock { loaded in
+            if let model = loaded[language] { return model }
+            let model = try VoskModel(directory: info.directory)
+            loaded[language] = model
+            return model
+        }
     }
 }
