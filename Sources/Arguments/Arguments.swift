@@ -75,6 +75,19 @@ public struct ParsedArguments: Sendable, Equatable {
     public func value(_ name: String) -> String? { values[name]?.last }
     public func values(_ name: String) -> [String] { values[name] ?? [] }
     public var wantsHelp: Bool { flags.contains("help") }
+
+    /// `name`'s value as a number that `accepts` takes; nil when the option was not given.
+    /// Anything else is a usage error with `reason`.
+    public func number<N: LosslessStringConvertible>(_ name: String, reason: String, accepts: (N) -> Bool) throws -> N? {
+        guard let text = value(name) else { return nil }
+        guard let number = N(text), accepts(number) else { throw UsageError.invalidValue(option: name, value: text, reason: reason) }
+        return number
+    }
+
+    /// `name`'s value as a number in `range`; nil when the option was not given.
+    public func number<N: LosslessStringConvertible & Comparable>(_ name: String, in range: ClosedRange<N>, reason: String) throws -> N? {
+        try number(name, reason: reason, accepts: range.contains)
+    }
 }
 
 public enum UsageError: Error, Equatable, CustomStringConvertible {

@@ -108,12 +108,7 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
         }
     }
     settings.preciseTiming = args.flag("precise-timing")
-    if let beam = args.value("beam") {
-        guard let width = Int(beam), (1...8).contains(width) else {
-            throw UsageError.invalidValue(option: "beam", value: beam, reason: "a whole number from 1 to 8")
-        }
-        settings.beamSize = width
-    }
+    if let width = try args.number("beam", in: 1...8, reason: "a whole number from 1 to 8") { settings.beamSize = width }
     let runtimeLacks = WhisperOptions(preciseTiming: settings.preciseTiming, beamSize: settings.beamSize, initialPrompt: settings.glossary.prompt).onlyOnLibwhisper
     if let engine = args.value("engine") {
         guard let network = WhisperNetworkChoice(rawValue: engine) else {
@@ -125,34 +120,13 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
         }
         settings.whisperNetwork = network == .libwhisper ? nil : network
     }
-    if let factor = args.value("deadline-factor") {
-        guard let x = Double(factor), x > 0, x <= 1000 else {
-            throw UsageError.invalidValue(option: "deadline-factor", value: factor, reason: "a number above 0 and at most 1000")
-        }
+    if let x: Double = try args.number("deadline-factor", reason: "a number above 0 and at most 1000", accepts: { $0 > 0 && $0 <= 1000 }) {
         settings.transcription.deadlineFactor = x
     }
-    if let threshold = args.value("low-confidence") {
-        guard let p = Double(threshold), (0...1).contains(p) else {
-            throw UsageError.invalidValue(option: "low-confidence", value: threshold, reason: "a number from 0 to 1")
-        }
-        settings.lowConfidence = p
-    }
-    if let accept = args.value("accept") {
-        guard let p = Double(accept), (0...1).contains(p) else {
-            throw UsageError.invalidValue(option: "accept", value: accept, reason: "a number from 0 to 1")
-        }
-        settings.transcription.arbitration.acceptance = p
-    }
-    if let margin = args.value("tie-margin") {
-        guard let x = Double(margin), (0...1).contains(x) else {
-            throw UsageError.invalidValue(option: "tie-margin", value: margin, reason: "a number from 0 to 1")
-        }
-        settings.transcription.arbitration.tieMargin = x
-    }
-    if let length = args.value("min-length") {
-        guard let n = Int(length), (0...1000).contains(n) else {
-            throw UsageError.invalidValue(option: "min-length", value: length, reason: "a whole number from 0 to 1000")
-        }
+    if let p = try args.number("low-confidence", in: 0.0...1, reason: "a number from 0 to 1") { settings.lowConfidence = p }
+    if let p = try args.number("accept", in: 0.0...1, reason: "a number from 0 to 1") { settings.transcription.arbitration.acceptance = p }
+    if let x = try args.number("tie-margin", in: 0.0...1, reason: "a number from 0 to 1") { settings.transcription.arbitration.tieMargin = x }
+    if let n = try args.number("min-length", in: 0...1000, reason: "a whole number from 0 to 1000") {
         settings.transcription.arbitration.minimumCharacters = n
     }
     settings.transcription.glossary = settings.glossary
@@ -251,14 +225,9 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
     let quiet = args.flag("quiet")
     let cancellation = Cancellation()
     Interrupts.install(cancellation)
-    let jobs = try args.value("jobs").map { text -> Int in
-        // The one overlap there is: a file's burn-in beside the next file's extraction. More
-        // jobs would promise what the runner does not do.
-        guard let n = Int(text), (1...2).contains(n) else {
-            throw UsageError.invalidValue(option: "jobs", value: text, reason: "use 1 or 2: 2 overlaps a file's burn-in with the next file's audio extraction; files are not transcribed side by side")
-        }
-        return n
-    } ?? 1
+    // The one overlap there is: a file's burn-in beside the next file's extraction. More jobs
+    // would promise what the runner does not do.
+    let jobs = try args.number("jobs", in: 1...2, reason: "use 1 or 2: 2 overlaps a file's burn-in with the next file's audio extraction; files are not transcribed side by side") ?? 1
     if jobs == 2 && !args.flag("burn") {
         printError("capforge: warning: --jobs 2 overlaps burn-in with the next file's extraction; without --burn it changes nothing")
     }
@@ -313,10 +282,7 @@ func parsedBurnOptions(_ args: ParsedArguments) throws -> BurnOptions {
         guard let mode = NoticeMode(rawValue: notice) else { throw UsageError.invalidValue(option: "notice", value: notice, reason: "use auto, always or never") }
         burn.notice = mode
     }
-    if let crf = args.value("crf") {
-        guard let n = Int(crf), (0...51).contains(n) else { throw UsageError.invalidValue(option: "crf", value: crf, reason: "an integer from 0 to 51") }
-        burn.crf = n
-    }
+    if let n = try args.number("crf", in: 0...51, reason: "an integer from 0 to 51") { burn.crf = n }
     if let preset = args.value("preset") { burn.preset = preset }
     if let codec = args.value("codec") { burn.codec = codec }
     burn.allowMissingGlyphs = args.flag("allow-missing-glyphs")

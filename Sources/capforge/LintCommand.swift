@@ -15,14 +15,9 @@ let lintCommand = Subcommand(
         minPositionals: 1)
 ) { args in
     let profile = try profileOption(args)
-    let fps = try args.value("fps").map { text -> Double in
-        guard let fps = Double(text), fps > 0 else { throw UsageError.invalidValue(option: "fps", value: text, reason: "a positive frame rate") }
-        return fps
-    }
-    let listing = try args.value("list").map { text -> Int? in
-        guard let n = Int(text), n >= 0 else { throw UsageError.invalidValue(option: "list", value: text, reason: "a count of violations, 0 for all") }
-        return n == 0 ? nil : n
-    } ?? Lint.listLimit
+    let fps: Double? = try args.number("fps", reason: "a positive frame rate", accepts: { $0 > 0 && $0.isFinite })
+    let listing = try args.number("list", reason: "a count of violations, 0 for all", accepts: { (n: Int) in n >= 0 }).map { $0 == 0 ? nil : $0 }
+        ?? Lint.listLimit
     func lintVideo(_ url: URL) throws -> LintVideo {
         let probe = try MediaProbe(path: url.path)
         return LintVideo(name: url.lastPathComponent, framesPerSecond: probe.video?.frameRate,

@@ -25,6 +25,22 @@ import Testing
         #expect(throws: UsageError.tooFewArguments(expected: 1, got: 0)) { try parse([], for: command) }
     }
 
+    /// A number option is absent, in range, or a usage error naming the option, the value and
+    /// the reason: not a number, out of range, or (for a whole number) a fraction.
+    @Test func numbersAreCheckedWhereTheyAreRead() throws {
+        let p = try parse(["x", "--jobs", "2", "--lang", "1.5"], for: command)
+        #expect(try p.number("jobs", in: 1...2, reason: "1 or 2") == 2)
+        #expect(try p.number("formats", in: 1...2, reason: "1 or 2") == nil)
+        #expect(try p.number("lang", in: 0.0...2, reason: "r") == 1.5)
+        #expect(throws: UsageError.invalidValue(option: "lang", value: "1.5", reason: "whole")) { try p.number("lang", in: 0...2, reason: "whole") }
+        #expect(throws: UsageError.invalidValue(option: "jobs", value: "2", reason: "one")) { try p.number("jobs", in: 1...1, reason: "one") }
+        let nan = try parse(["x", "--lang", "nan"], for: command)
+        #expect(throws: UsageError.invalidValue(option: "lang", value: "nan", reason: "r")) { try nan.number("lang", in: 0.0...1, reason: "r") }
+        #expect(throws: UsageError.invalidValue(option: "lang", value: "nan", reason: "positive")) {
+            try nan.number("lang", reason: "positive", accepts: { (x: Double) in x > 0 })
+        }
+    }
+
     @Test func helpNeedsNoPositionals() throws {
         #expect(try parse(["--help"], for: command).wantsHelp)
         #expect(command.helpText(program: "capforge").contains("--lang CODE"))
