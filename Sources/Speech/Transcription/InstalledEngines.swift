@@ -98,8 +98,8 @@ public enum InstalledEngines {
         }
         let modern = whisperModels.map { model in
             var options = whisperOptions
-            if options.network.running(weightType: model.weightType) != options.network {
-                options.network = .libwhisper
+            options.network = whisperOptions.network.running(weightType: model.weightType)
+            if options.network != whisperOptions.network {
                 ignored.append("the Whisper model \(model.name) is stored as \(model.weightType ?? "an unknown type"), which Capforge's own runtime does not read "
                     + "(it reads \(WhisperNetworkChoice.runtimeWeightTypes.sorted().joined(separator: ", "))): it runs on libwhisper")
             }

@@ -24,7 +24,7 @@ public struct TierEngines: Sendable {
         self.crossChecker = crossChecker
     }
 
-    /// The engine that detects a file's spoken language: the first multilingual modern model.
+    /// The engine that detects a file's spoken language: the first modern one that declares it.
     public var languageDetector: (any SpeechEngine)? {
         modern.first { $0.capabilities.contains(.detectsLanguage) }
     }

@@ -72,7 +72,6 @@ public final class SileroVAD: SpeechDetector, Sendable {
         // The chunk planner cuts long speech itself, with overlap.
         params.max_speech_duration_s = .greatestFiniteMagnitude
 
-        let whisper = whisper, name = name
         let spans = try context.withLock { context in
             let found = audio.samples.withUnsafeBufferPointer {
                 whisper.whisper_vad_segments_from_samples(context, params, $0.baseAddress, Int32($0.count))

@@ -51,8 +51,9 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
     }
 
     /// Whisper on Capforge's own runtime, from an installed ggml model file or a CTranslate2
-    /// folder (weights quantized to int8 where the CPU has VNNI, float32 elsewhere). Greedy decoding with libwhisper's
-    /// temperature fallback and token timing; not yet with a beam, a text prompt or DTW timing.
+    /// folder (`WeightPrecision.preferred`: int8 where the CPU has VNNI, float32 elsewhere).
+    /// Greedy decoding with libwhisper's temperature fallback and token timing; not yet with a
+    /// beam, a text prompt or DTW timing.
     public init(runtimeModel url: URL, options: WhisperOptions = WhisperOptions(), precision: WeightPrecision = .preferred,
                 modelSHA256: String? = nil) throws {
         guard options.onlyOnLibwhisper.isEmpty else {

@@ -1,8 +1,8 @@
 import Foundation
 
 /// What runs Whisper's network: the libwhisper of the pywhispercpp wheel (the default; it alone
-/// decodes with a beam, a prompt or DTW timing), or Capforge's own runtime over oneDNN with int8
-/// weights (issue 44), on the same installed model.
+/// decodes with a beam, a prompt or DTW timing), or Capforge's own runtime over oneDNN
+/// (`WeightPrecision.preferred`; issue 44), on the same installed model.
 public enum WhisperNetworkChoice: String, Sendable, Equatable, Codable, CaseIterable {
     case libwhisper
     case capforge
