@@ -26,7 +26,7 @@ private let batchOptions: [Option] = [
     Option("model", value: "NAME|PATH", help: "use this Whisper model (a name from 'capforge models list', or a ggml file) instead of choosing among the installed ones"),
     Option("cross-check", value: "MODEL", help: "a second Whisper model (installed name or file) hears every chunk again; words it did not hear are marked low-confidence (costs that model's time too)"),
     Option("precise-timing", help: "DTW word timing (slower, tighter word starts)"),
-    Option("engine", value: "NAME", help: "who runs Whisper's network: libwhisper (default: the wheel's library, f16 weights) or capforge (Capforge's own runtime over oneDNN: weights quantized to int8 at load on CPUs with VNNI, float32 elsewhere; about twice libwhisper's speed; greedy decoding only, so not with --beam, --precise-timing or a --vocab prompt)"),
+    Option("engine", value: "NAME", help: "who runs Whisper's network: capforge (default: Capforge's own runtime over oneDNN, weights quantized to int8 at load on CPUs with VNNI, float32 elsewhere; about twice libwhisper's speed; greedy decoding only) or libwhisper (the wheel's library, f16 weights; the default with --beam, --precise-timing or a --vocab prompt, and for ggml weight types the runtime does not read)"),
     Option("beam", value: "N", help: "beam search of width N, 1-8: each beam goes on with its likeliest tokens, as in faster-whisper, pruned where the model is sure (default 1: greedy decoding, with temperature fallback; beam 5 measured less accurate with tiny.en on long English speech, at 1.8x the time, and about as accurate with base, at 1.2x)"),
     Option("deadline-factor", value: "X", help: "a chunk may take X times its length, or 3x what the engine was measured to need, before it falls back (default 3; never less than 20 s, 120 s before an engine's first chunk)"),
     Option("low-confidence", value: "P", help: "mark words whose calibrated confidence is below P, 0-1 (default \(Confidence.defaultThreshold))"),
@@ -109,17 +109,19 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
     }
     settings.preciseTiming = args.flag("precise-timing")
     if let width = try args.number("beam", in: 1...8, reason: "a whole number from 1 to 8") { settings.beamSize = width }
-    let runtimeLacks = WhisperOptions(preciseTiming: settings.preciseTiming, beamSize: settings.beamSize, initialPrompt: settings.glossary.prompt).onlyOnLibwhisper
+    let decoding = WhisperOptions(preciseTiming: settings.preciseTiming, beamSize: settings.beamSize, initialPrompt: settings.glossary.prompt)
+    var network = decoding.network
     if let engine = args.value("engine") {
-        guard let network = WhisperNetworkChoice(rawValue: engine) else {
+        guard let named = WhisperNetworkChoice(rawValue: engine) else {
             throw UsageError.invalidValue(option: "engine", value: engine, reason: "libwhisper or capforge")
         }
-        if network == .capforge, !runtimeLacks.isEmpty {
+        if named == .capforge, !decoding.onlyOnLibwhisper.isEmpty {
             throw UsageError.invalidValue(option: "engine", value: engine,
-                                          reason: "Capforge's own runtime does not yet do \(runtimeLacks.joined(separator: ", ")) (--beam, --precise-timing, a --vocab prompt); libwhisper does")
+                                          reason: "Capforge's own runtime does not yet do \(decoding.onlyOnLibwhisper.joined(separator: ", ")) (--beam, --precise-timing, a --vocab prompt); libwhisper does")
         }
-        settings.whisperNetwork = network == .libwhisper ? nil : network
+        network = named
     }
+    settings.whisperNetwork = network == .libwhisper ? nil : network
     if let x: Double = try args.number("deadline-factor", reason: "a number above 0 and at most 1000", accepts: { $0 > 0 && $0 <= 1000 }) {
         settings.transcription.deadlineFactor = x
     }

@@ -24,7 +24,7 @@ let modelsCommand = Subcommand(
         if args.flag("json") {
             struct Row: Encodable { var engine, name, path: String; var size: Int64?; var englishOnly: Bool?; var weightType: String?; var languages: [Language]; var sha256: String?; var problem: String?; var runsOn: String?; var runtimeReads: Bool? }
             var rows = whisper.map { Row(engine: $0.engine, name: $0.name, path: $0.url.path, size: $0.sizeBytes, englishOnly: $0.isEnglishOnly, weightType: $0.weightType, languages: $0.languages, sha256: $0.sha256, problem: $0.problem,
-                                         runsOn: $0.problem == nil ? WhisperNetworkChoice.libwhisper.rawValue : nil,
+                                         runsOn: $0.problem == nil ? WhisperNetworkChoice.capforge.running(weightType: $0.weightType).rawValue : nil,
                                          runtimeReads: $0.problem == nil ? WhisperNetworkChoice.capforge.running(weightType: $0.weightType) == .capforge : nil) }
             rows += vosk.map { Row(engine: "vosk", name: $0.name, path: $0.directory.path, size: nil, englishOnly: nil, weightType: nil, languages: [$0.language], sha256: nil, problem: nil, runsOn: nil, runtimeReads: nil) }
             if pocketSphinx.isInstalled {
@@ -49,8 +49,8 @@ let modelsCommand = Subcommand(
             print(languages.isEmpty ? "           used only when named (--model \(Format.terminalSafe(m.name))): a bigger model covers its languages"
                   : "           used for \(languages.count <= 8 ? languages.map(\.code).joined(separator: ", ") : "\(languages.count) languages, \(languages.prefix(6).map(\.code).joined(separator: ", ")), …")")
             print(WhisperNetworkChoice.capforge.running(weightType: m.weightType) == .capforge
-                  ? "           runs on libwhisper; '--engine capforge' runs it on Capforge's own runtime"
-                  : Format.terminalSafe("           runs on libwhisper, even with '--engine capforge': Capforge's own runtime does not read \(m.weightType ?? "its weights")"))
+                  ? "           runs on Capforge's own runtime; on libwhisper with '--engine libwhisper', --beam, --precise-timing or a --vocab prompt"
+                  : Format.terminalSafe("           runs on libwhisper: Capforge's own runtime does not read \(m.weightType ?? "its weights")"))
         }
         // Where a Whisper model covers the language too, the basic engine stands in for it; say when.
         func basicUse(_ language: Language) -> String {

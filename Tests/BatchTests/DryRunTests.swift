@@ -98,9 +98,12 @@ import Testing
     @Test func modelsByNameAndTheModelEachFileWillRun() throws {
         let video = CLI.fixtures.appendingPathComponent("librivox.mp4").path
         let tiny = try CLI().run(["caption", video, "--model", "tiny.en", "--dry-run"], timeout: 600)
-        #expect(tiny.status == 0 && tiny.stdout.contains("language en, tier modern (tiny.en), about"), "\(tiny.stdout)\(tiny.stderr)")
+        #expect(tiny.status == 0 && tiny.stdout.contains("language en, tier modern (tiny.en on capforge), about"), "\(tiny.stdout)\(tiny.stderr)")
+        // Only libwhisper decodes with a beam: asking for one runs it there, unasked.
+        let beam = try CLI().run(["caption", video, "--model", "tiny.en", "--beam", "2", "--dry-run"], timeout: 600)
+        #expect(beam.status == 0 && beam.stdout.contains("language en, tier modern (tiny.en), about"), "\(beam.stdout)\(beam.stderr)")
         let checked = try CLI().run(["caption", video, "--model", "base", "--cross-check", "tiny.en", "--dry-run"], timeout: 600)
-        #expect(checked.status == 0 && checked.stdout.contains("tier modern (base, cross-checked by tiny.en)"), "\(checked.stdout)\(checked.stderr)")
+        #expect(checked.status == 0 && checked.stdout.contains("tier modern (base on capforge, cross-checked by tiny.en)"), "\(checked.stdout)\(checked.stderr)")
         // With base installed too, English goes to base unless tiny.en is named, and the list says so.
         let listed = try CLI().run(["models", "list"], timeout: 600)
         #expect(listed.stdout.contains("used only when named (--model tiny.en)") && listed.stdout.contains("used for 99 languages, en,"), "\(listed.stdout)")
@@ -181,7 +184,7 @@ struct DryRunProbeTests {
         let options = ["--model", "tiny.en", "--formats", "srt"]
         // Hang guards only: a loaded machine may take minutes.
         let cold = try tool.run(["caption", media.path, "--dry-run"] + options, timeout: 600)
-        #expect(cold.status == 0 && cold.stdout.contains("(no history yet: tiny.en timed on 30 s of the first of its files)"), "\(cold.stdout)")
+        #expect(cold.status == 0 && cold.stdout.contains("(no history yet: tiny.en on capforge timed on 30 s of the first of its files)"), "\(cold.stdout)")
         #expect(!cold.stdout.contains("about 0.0 s"), "\(cold.stdout)")
         #expect(listing(media).allSatisfy { !$0.hasSuffix(".srt") }, "a dry run writes no captions")
         #expect(try tool.run(["caption", media.path, "--out", folder.appendingPathComponent("first").path] + options, timeout: 600).status == 0)
@@ -203,12 +206,12 @@ struct DryRunProbeTests {
         }
         let voted = try cli(state: folder.appendingPathComponent("voted"), models: ["ggml-base.bin"])
             .run(["caption", media.path, "--dry-run", "--formats", "srt"], timeout: 600)
-        #expect(voted.status == 0 && voted.stdout.contains("language auto, tier decided after detection, priced as English (base)"), "\(voted.stdout)")
-        #expect(voted.stdout.contains("(no history yet: base with base's language vote timed on 30 s of the first of its files)"), "\(voted.stdout)")
+        #expect(voted.status == 0 && voted.stdout.contains("language auto, tier decided after detection, priced as English (base on capforge)"), "\(voted.stdout)")
+        #expect(voted.stdout.contains("(no history yet: base on capforge with base's language vote timed on 30 s of the first of its files)"), "\(voted.stdout)")
         let assumed = try cli(state: folder.appendingPathComponent("assumed"), models: ["ggml-tiny.en.bin"])
             .run(["caption", media.path, "--dry-run", "--formats", "srt"], timeout: 600)
-        #expect(assumed.stdout.contains("English assumed: no multilingual model is installed to detect it (tiny.en)"), "\(assumed.stdout)")
-        #expect(assumed.stdout.contains("(no history yet: tiny.en timed on 30 s of the first of its files)"), "\(assumed.stdout)")
+        #expect(assumed.stdout.contains("English assumed: no multilingual model is installed to detect it (tiny.en on capforge)"), "\(assumed.stdout)")
+        #expect(assumed.stdout.contains("(no history yet: tiny.en on capforge timed on 30 s of the first of its files)"), "\(assumed.stdout)")
     }
 
     /// Whisper pays a whole window for a short file and, per 30 s of a long one, about 1.8

