@@ -59,11 +59,15 @@ public struct WordEvidence: Codable, Sendable, Equatable, Hashable {
     /// With `--cross-check`: true when the second model did not hear this word here, false when
     /// it did; nil when no second model heard the audio.
     public var disputed: Bool?
+    /// true when the word was drawn at a temperature above 0 because the greedy decoding of its
+    /// window failed the decoder's own checks; nil when greedy, or when the engine does not say.
+    public var sampled: Bool?
 
-    public init(minimumTokenProbability: Double, tokenCount: Int, segmentLogProbability: Double, disputed: Bool? = nil) {
+    public init(minimumTokenProbability: Double, tokenCount: Int, segmentLogProbability: Double, disputed: Bool? = nil, sampled: Bool? = nil) {
         self.minimumTokenProbability = minimumTokenProbability
         self.tokenCount = tokenCount
         self.segmentLogProbability = segmentLogProbability
         self.disputed = disputed
+        self.sampled = sampled
     }
 }

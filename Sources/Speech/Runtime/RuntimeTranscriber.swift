@@ -58,7 +58,7 @@ struct RuntimeTranscriber {
                 var start = try network.decoding(encoded)
                 let first = try start.logits(after: prompt, past: 0)
                 noSpeech = Self.softmax(first)[Int(vocabulary.noCaptions)]
-                var sequences = (0 ..< (temperature > 0 ? Self.bestOf : 1)).map { _ in Sequence(decoding: start) }
+                var sequences = (0 ..< (temperature > 0 ? Self.bestOf : 1)).map { _ in Sequence(decoding: start, sampled: temperature > 0) }
                 var scores = Array(repeating: first, count: sequences.count)
                 let maxTokens = network.dimensions.textContext / 2 - 4
                 for i in 0 ..< maxTokens {
@@ -101,6 +101,11 @@ struct RuntimeTranscriber {
             let noSpeechWindow = noSpeech > Self.noSpeechThreshold && best.meanLogProbability < Self.logProbabilityThreshold
             if !tokens.isEmpty, !noSpeechWindow {
                 segments += timing.segments(of: tokens, seek: seek, seekDelta: seekDelta, noSpeechProbability: noSpeech, vocabulary: vocabulary)
+                    .map { segment in
+                        var segment = segment
+                        segment.sampled = best.sampled
+                        return segment
+                    }
             }
             let beg = vocabulary.firstTimestamp
             if tokens.count > 1, tokens[tokens.count - 2].id < beg, tokens[tokens.count - 1].id > beg {
@@ -184,6 +189,7 @@ struct RuntimeTranscriber {
     /// One decoding of a window, with libwhisper's bookkeeping of where it ends.
     private struct Sequence {
         var decoding: WindowDecoding
+        let sampled: Bool
         var tokens: [SampledToken] = []
         var resultLength = 0
         /// Frames into the window of the last timestamp decoded (the whole window until one is).
@@ -196,7 +202,10 @@ struct RuntimeTranscriber {
 
         var active: Bool { !failed && !completed }
 
-        init(decoding: WindowDecoding) { self.decoding = decoding }
+        init(decoding: WindowDecoding, sampled: Bool) {
+            self.decoding = decoding
+            self.sampled = sampled
+        }
 
         mutating func advance(by token: SampledToken, step i: Int, seek: Int, seekEnd: Int, maxTokens: Int, vocabulary: RuntimeVocabulary) {
             if token.id > vocabulary.firstTimestamp {

@@ -7,7 +7,9 @@ import CapforgeCore
 ///   the detector heard no speech in, and is dropped whole, copies over a stray region included
 ///   (Whisper loops as surely over tones as over speech, and a second decoding loops again);
 /// - a run of words outside every region is dropped when a second signal agrees (a word
-///   stretched beyond anything speakable, or an engine that barely believed it); it is kept and
+///   stretched beyond anything speakable, an engine that barely believed it, or words drawn at
+///   a temperature because the greedy decoding failed: over tones, a draw at 0.4 wrote "We're
+///   going to go to the next one." at a mean log-probability of -0.84); it is kept and
 ///   marked low-confidence when in doubt: when nothing else speaks against it, or when it runs
 ///   straight into a few words of detected speech (real words whose times swallowed the music
 ///   before them);
@@ -61,7 +63,8 @@ public struct HallucinationGuard: Sendable {
             while end < words.count, !isOverSpeech(words[end], speech) { end += 1 }
             let run = words[index..<end]
             let leadsIntoSpeech = runsIntoSpeech(run.last!, words[end...], speech)
-            let doubted = run.contains { !Self.isSpeakable($0) || $0.confidence < doubtfulWord } || meanConfidence(run) < doubtfulRun
+            let doubted = run.contains { !Self.isSpeakable($0) || $0.confidence < doubtfulWord || $0.evidence?.sampled == true }
+                || meanConfidence(run) < doubtfulRun
             if doubted && !leadsIntoSpeech {
                 verdict.dropped += Array(run).dropped(.outsideSpeech)
             } else {

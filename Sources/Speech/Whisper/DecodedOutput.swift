@@ -15,4 +15,7 @@ struct DecodedSegment: Equatable, Sendable {
     var end: Int64
     var noSpeechProbability: Float
     var tokens: [DecodedToken]
+    /// Drawn at a temperature above 0 because the greedy decoding failed its checks (known on
+    /// Capforge's runtime only; libwhisper does not say).
+    var sampled = false
 }

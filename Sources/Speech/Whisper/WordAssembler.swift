@@ -74,7 +74,7 @@ enum WordAssembler {
                 let confidence = group.map { Double($0.probability) }.reduce(0, +) / Double(group.count)
                 let evidence = WordEvidence(
                     minimumTokenProbability: Double(group.map(\.probability).min()!), tokenCount: group.count,
-                    segmentLogProbability: segmentLogProbability)
+                    segmentLogProbability: segmentLogProbability, sampled: segment.sampled ? true : nil)
                 words.append(Word(
                     text: text, start: start, end: end, confidence: confidence, tier: .modern, engine: WhisperEngine.engineName,
                     evidence: evidence))

@@ -37,6 +37,22 @@ import Testing
         #expect(verdict.kept.allSatisfy { $0.score <= HallucinationGuard.flaggedConfidence })
     }
 
+    @Test func wordsDrawnAtATemperatureOverNoSpeechAreDropped() {
+        // The runtime over the tones fixture (float32): greedy failed, a draw at 0.4 passed.
+        let sentence = ["We're", "going", "to", "go", "to", "the", "next", "one."].enumerated().map { word($1, 0.01 + Double($0) * 0.25, 0.25 + Double($0) * 0.25, 0.7) }
+        let drawn = sentence.map { word in
+            var word = word
+            word.evidence = WordEvidence(minimumTokenProbability: 0.4, tokenCount: 1, segmentLogProbability: -0.92, sampled: true)
+            return word
+        }
+        let speech = [SpeechRegion(start: 9, end: 11)]
+        #expect(guardian.check(drawn, speech: speech).dropped == drawn.dropped(.outsideSpeech))
+        // The same words decoded greedily are quiet speech the detector may have missed.
+        #expect(guardian.check(sentence, speech: speech).flagged == 8)
+        // Over detected speech a draw is the decoder's best reading: kept.
+        #expect(guardian.check(drawn, speech: [SpeechRegion(start: 0, end: 2.5)]).kept.count == 8)
+    }
+
     @Test func aConfidentLoopOverNoSpeechIsDropped() {
         // tiny.en over the tones fixture: one sentence, sure of itself, again and again.
         let sentence = ["I'm", "not", "sure", "what", "you're", "doing."]
