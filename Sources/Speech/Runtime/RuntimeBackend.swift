@@ -33,7 +33,10 @@ final class RuntimeBackend {
             }
         }
         let request = RuntimeTranscriber.Request(language: code, translating: translating, redecoding: redecoding, passesBefore: passesBefore)
-        return try runtimeErrorsNamed { try RuntimeTranscriber(model: model).run(samples, request, cancellation: cancellation) }
+        return try runtimeErrorsNamed {
+            let run = try RuntimeTranscriber(model: model).run(samples, request, cancellation: cancellation)
+            return (run.segments, run.stoppedEarly)
+        }
     }
 
     /// The probability of each language (libwhisper's ids) in the first 30 s of `samples`: the

@@ -185,6 +185,30 @@ extension WhisperRuntimeTests {
         #expect(Double(edits) / Double(total) <= 0.10)
     }
 
+    /// The five clips joined with a second of silence after each but the last (28.7 s): the
+    /// window's own decoding stops at the fourth clip's end, leaving the last sentence to a window
+    /// of its own, and the runtime hears it from the same encoder pass instead, in its place.
+    @Test func aSentenceLeftAtTheWindowsEndIsHeardWithoutAnotherPass() throws {
+        let clips = try WhisperFixtures.librivoxClips()
+        let model = try #require(Self.model[.preferred]).get()
+        var samples: [Float] = []
+        for clip in clips {
+            if !samples.isEmpty { samples += [Float](repeating: 0, count: MonoAudio.sampleRate) }
+            samples += clip.audio.samples
+        }
+        let lastStart = Int64((samples.count - clips.last!.audio.samples.count) * 100 / MonoAudio.sampleRate)
+        let own = try Self.firstWindow(MonoAudio(samples: samples), model)
+        let lastTimestamp = try #require(own.last { $0 > model.vocabulary.firstTimestamp })
+        #expect(Int64(lastTimestamp - model.vocabulary.firstTimestamp) * 2 <= lastStart + 50, "the window's own decoding heard the last clip")
+        let run = try RuntimeTranscriber(model: model).run(samples, .init(), cancellation: Cancellation())
+        #expect(run.encoderPasses == 1)
+        let last = run.segments.filter { $0.end > lastStart + 50 }
+        let text = last.flatMap(\.tokens).filter { $0.id < model.vocabulary.endOfText }.map { String(decoding: $0.bytes, as: UTF8.self) }.joined()
+        let wer = WER.errors(reference: clips.last!.reference, hypothesis: text)
+        #expect(Double(wer.edits) <= 0.2 * Double(wer.words), "\(text)")
+        #expect(last.allSatisfy { $0.start >= lastStart - 50 }, "\(last.map { ($0.start, $0.end) })")
+    }
+
     @Test func aBeamOrAPromptIsRefusedByName() {
         for options in [WhisperOptions(beamSize: 5), WhisperOptions(initialPrompt: "Dashwood"), WhisperOptions(preciseTiming: true)] {
             #expect(throws: SpeechError.self) { try WhisperEngine(runtimeModel: WhisperFixtures.ct2TinyEn, options: options) }
