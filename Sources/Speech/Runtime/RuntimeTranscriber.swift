@@ -63,32 +63,17 @@ struct RuntimeTranscriber {
             let encoded = try network.encode(mel.window(at: seek))
             var best: Sequence?
             var noSpeech: Float = 0
-            for (attempt, temperature) in temperatures.enumerated() {
+            for temperature in temperatures {
                 var start = try network.decoding(encoded)
-                let first = try start.logits(after: prompt, past: 0)
-                noSpeech = Self.softmax(first)[Int(vocabulary.noCaptions)]
+                let scores = try start.logits(after: prompt, past: 0)
+                noSpeech = Self.softmax(scores)[Int(vocabulary.noCaptions)]
                 var sequences = (0 ..< (temperature > 0 ? Self.bestOf : 1)).map { _ in Sequence(decoding: start, sampled: temperature > 0) }
-                var scores = Array(repeating: first, count: sequences.count)
-                let maxTokens = network.dimensions.textContext / 2 - 4
-                for i in 0 ..< maxTokens {
-                    try CancellationCheck(cancellation).check()
-                    for j in sequences.indices where sequences[j].active {
-                        let token = sample(scores[j], after: sequences[j].tokens.map(\.id), temperature: temperature, generator: &generators[j])
-                        sequences[j].tokens.append(token)
-                        sequences[j].advance(by: token, step: i, seek: seek, seekEnd: seekEnd, maxTokens: maxTokens, vocabulary: vocabulary)
-                    }
-                    guard sequences.contains(where: \.active) else { break }
-                    for j in sequences.indices where sequences[j].active {
-                        scores[j] = try sequences[j].decoding.logits(after: [sequences[j].tokens.last!.id], past: prompt.count + i)
-                    }
-                }
+                try decode(&sequences, scores: scores, from: 0, promptLength: prompt.count, temperature: temperature, generators: &generators,
+                           seek: seek, seekEnd: seekEnd, cancellation: cancellation)
                 var bestIndex = 0, bestScore = -Double.infinity
                 for j in sequences.indices where !sequences[j].failed {
                     sequences[j].score()
-                    if sequences[j].resultLength > 32, sequences[j].entropy < Self.entropyThreshold {
-                        sequences[j].failed = true
-                        continue
-                    }
+                    if sequences[j].failed { continue }
                     if sequences[j].meanLogProbability > bestScore {
                         bestScore = sequences[j].meanLogProbability
                         bestIndex = j
@@ -105,40 +90,52 @@ struct RuntimeTranscriber {
                 if best == nil || Self.preferred(chosen, over: best!) { best = chosen }
             }
             guard let best else { break }
-            var seekDelta = best.seekDelta
-            let tokens = best.tokens
             let noSpeechWindow = noSpeech > Self.noSpeechThreshold && best.meanLogProbability < Self.logProbabilityThreshold
-            if !tokens.isEmpty, !noSpeechWindow {
-                segments += timing.segments(of: tokens, seek: seek, seekDelta: seekDelta, noSpeechProbability: noSpeech, vocabulary: vocabulary)
+            if !best.tokens.isEmpty, !noSpeechWindow {
+                segments += timing.segments(of: best.tokens, seek: seek, seekDelta: best.seekDelta, noSpeechProbability: noSpeech, vocabulary: vocabulary)
                     .map { segment in
                         var segment = segment
                         segment.sampled = best.sampled
                         return segment
                     }
             }
-            seekDelta = Self.seekDelta(after: tokens, decoded: seekDelta, seek: seek, seekEnd: seekEnd, vocabulary: vocabulary)
+            var seekDelta = best.nextWindow(seek: seek, seekEnd: seekEnd, firstTimestamp: vocabulary.firstTimestamp)
             // The window left its last words to a window of their own although the audio ends
             // inside it (a chunk planned to end at a pause): they are decoded from this encoder
             // pass instead of paying another (a 5.6-minute reading: 16 passes instead of 19).
             if !noSpeechWindow, seek + seekDelta + Self.lastFrames < seekEnd, seekEnd <= seek + Self.windowFrames, !leftToNextChunk(),
                let rest = try continuation(of: encoded, prompt: prompt, from: seekDelta, seek: seek, seekEnd: seekEnd, cancellation: cancellation) {
                 segments += timing.segments(of: rest.tokens, seek: seek, seekDelta: rest.seekDelta, noSpeechProbability: noSpeech, vocabulary: vocabulary)
-                seekDelta = Self.seekDelta(after: rest.tokens, decoded: rest.seekDelta, seek: seek, seekEnd: seekEnd, vocabulary: vocabulary)
+                seekDelta = rest.nextWindow(seek: seek, seekEnd: seekEnd, firstTimestamp: vocabulary.firstTimestamp)
             }
             seek += seekDelta
         }
         return (segments, false, windows)
     }
 
-    /// Where the next window opens, in frames after this one's start: at the last timestamp
-    /// decoded, or past the whole window when the decoding ends on one timestamp (its speech
-    /// ran on past it).
-    private static func seekDelta(after tokens: [SampledToken], decoded: Int, seek: Int, seekEnd: Int, vocabulary: RuntimeVocabulary) -> Int {
-        let beg = vocabulary.firstTimestamp
-        if tokens.count > 1, tokens[tokens.count - 2].id < beg, tokens[tokens.count - 1].id > beg {
-            return min(seekEnd - seek, Self.windowFrames)
+    /// The tokens a window may hold (libwhisper's n_text_ctx / 2 - 4).
+    private var maxTokens: Int { model.network.dimensions.textContext / 2 - 4 }
+
+    /// libwhisper's decoding loop: every sequence still active takes its next token from its
+    /// scores, steps `firstStep`..., the token of step i at position `promptLength + i`, until
+    /// each has ended or failed. `scores` are every sequence's scores for `firstStep`.
+    private func decode(
+        _ sequences: inout [Sequence], scores first: [Float], from firstStep: Int, promptLength: Int, temperature: Float,
+        generators: inout [SplitMix64], seek: Int, seekEnd: Int, cancellation: Cancellation
+    ) throws {
+        var scores = Array(repeating: first, count: sequences.count)
+        for i in firstStep ..< maxTokens {
+            try CancellationCheck(cancellation).check()
+            for j in sequences.indices where sequences[j].active {
+                let token = sample(scores[j], after: sequences[j].tokens.map(\.id), temperature: temperature, generator: &generators[j])
+                sequences[j].tokens.append(token)
+                sequences[j].advance(by: token, step: i, seek: seek, seekEnd: seekEnd, maxTokens: maxTokens, vocabulary: model.vocabulary)
+            }
+            guard sequences.contains(where: \.active) else { break }
+            for j in sequences.indices where sequences[j].active {
+                scores[j] = try sequences[j].decoding.logits(after: [sequences[j].tokens.last!.id], past: promptLength + i)
+            }
         }
-        return decoded
     }
 
     /// The audio of an encoded window from `delta` frames on, decoded greedily after the
@@ -149,31 +146,24 @@ struct RuntimeTranscriber {
     ) throws -> Sequence? {
         let vocabulary = model.vocabulary
         let forced = vocabulary.firstTimestamp + Int32(delta / 2)
-        let maxTokens = model.network.dimensions.textContext / 2 - 4
         var sequence = Sequence(decoding: try model.network.decoding(encoded), sampled: false)
-        var logits = try sequence.decoding.logits(after: prompt + [forced], past: 0)
+        let scores = try sequence.decoding.logits(after: prompt + [forced], past: 0)
         let start = SampledToken(id: forced, tid: forced, probability: 1, logProbability: 0, timestampProbability: 1, timestampSum: 1)
         sequence.tokens = [start]
         sequence.advance(by: start, step: 0, seek: seek, seekEnd: seekEnd, maxTokens: maxTokens, vocabulary: vocabulary)
-        var unused = SplitMix64(seed: 0)
-        for i in 1 ..< maxTokens {
-            try CancellationCheck(cancellation).check()
-            let token = sample(logits, after: sequence.tokens.map(\.id), temperature: 0, generator: &unused)
-            sequence.tokens.append(token)
-            sequence.advance(by: token, step: i, seek: seek, seekEnd: seekEnd, maxTokens: maxTokens, vocabulary: vocabulary)
-            guard sequence.active else { break }
-            logits = try sequence.decoding.logits(after: [token.id], past: prompt.count + i)
-        }
+        var sequences = [sequence]
+        var unused = [SplitMix64(seed: 0)]
+        try decode(&sequences, scores: scores, from: 1, promptLength: prompt.count, temperature: 0, generators: &unused,
+                   seek: seek, seekEnd: seekEnd, cancellation: cancellation)
+        sequence = sequences[0]
         guard !sequence.failed else { return nil }
         sequence.score()
-        let heardWords = sequence.tokens.contains { $0.id < vocabulary.endOfText }
-        let entropyFailed = sequence.resultLength > 32 && sequence.entropy < Self.entropyThreshold
         // Words it ends before the audio does are timed unreliably (six squeezed into 40 ms at a
         // window's edge, then heard again by the next window): only a decoding that reaches the
         // end of the audio replaces that window.
-        let reachesEnd = seek + Self.seekDelta(after: sequence.tokens, decoded: sequence.seekDelta, seek: seek, seekEnd: seekEnd,
-                                                vocabulary: vocabulary) + Self.lastFrames >= seekEnd
-        guard heardWords, reachesEnd, !entropyFailed, sequence.meanLogProbability >= Self.logProbabilityThreshold else { return nil }
+        let reachesEnd = seek + sequence.nextWindow(seek: seek, seekEnd: seekEnd, firstTimestamp: vocabulary.firstTimestamp) + Self.lastFrames >= seekEnd
+        let heardWords = sequence.tokens.contains { $0.id < vocabulary.endOfText }
+        guard !sequence.failed, heardWords, reachesEnd, sequence.meanLogProbability >= Self.logProbabilityThreshold else { return nil }
         return sequence
     }
 
@@ -184,7 +174,7 @@ struct RuntimeTranscriber {
         var logits = try decoding.logits(after: prompt, past: 0)
         var tokens: [SampledToken] = []
         var unused = SplitMix64(seed: 0)
-        while tokens.count < model.network.dimensions.textContext / 2 - 4 {
+        while tokens.count < maxTokens {
             let token = sample(logits, after: tokens.map(\.id), temperature: 0, generator: &unused)
             tokens.append(token)
             if token.id == model.vocabulary.endOfText { break }
@@ -258,7 +248,6 @@ struct RuntimeTranscriber {
         var failed = false
         var completed = false
         var meanLogProbability = -Double.infinity
-        var entropy = 0.0
 
         var active: Bool { !failed && !completed }
 
@@ -297,7 +286,8 @@ struct RuntimeTranscriber {
             }
         }
 
-        /// The mean log-probability of the kept tokens and the entropy of the last 32 of them.
+        /// The mean log-probability of the kept tokens, and failed when more than 32 were kept and
+        /// the last 32 repeat too much (their entropy below `entropyThreshold`: a loop).
         mutating func score() {
             tokens = Array(tokens.prefix(resultLength))
             guard resultLength > 0 else { return }
@@ -305,10 +295,21 @@ struct RuntimeTranscriber {
             let tail = tokens.suffix(32)
             var counts: [Int32: Int] = [:]
             for token in tail { counts[token.id, default: 0] += 1 }
-            entropy = counts.values.reduce(0.0) { sum, count in
+            let entropy = counts.values.reduce(0.0) { sum, count in
                 let p = Double(count) / Double(tail.count)
                 return sum - p * Foundation.log(p)
             }
+            if resultLength > 32, entropy < RuntimeTranscriber.entropyThreshold { failed = true }
+        }
+
+        /// Where the next window opens, in frames after this one's start: at the last timestamp
+        /// decoded, or past the whole window when the decoding ends on one timestamp (its speech
+        /// ran on past it).
+        func nextWindow(seek: Int, seekEnd: Int, firstTimestamp: Int32) -> Int {
+            if tokens.count > 1, tokens[tokens.count - 2].id < firstTimestamp, tokens[tokens.count - 1].id > firstTimestamp {
+                return min(seekEnd - seek, RuntimeTranscriber.windowFrames)
+            }
+            return seekDelta
         }
     }
 }

@@ -37,16 +37,20 @@ public struct WhisperOptions: Sendable, Equatable {
         threads: Int = WhisperOptions.recommendedThreads(), preciseTiming: Bool = false, beamSize: Int = 1,
         initialPrompt: String? = nil, network: WhisperNetworkChoice? = nil
     ) {
-        self.network = .libwhisper
         self.threads = max(1, threads)
         self.preciseTiming = preciseTiming
         self.beamSize = max(1, beamSize)
         self.initialPrompt = initialPrompt?.isEmpty == true ? nil : initialPrompt
-        self.network = network ?? (onlyOnLibwhisper.isEmpty ? .capforge : .libwhisper)
+        let lacking = Self.onlyOnLibwhisper(preciseTiming: self.preciseTiming, beamSize: self.beamSize, initialPrompt: self.initialPrompt)
+        self.network = network ?? (lacking.isEmpty ? .capforge : .libwhisper)
     }
 
     /// What in these options only libwhisper does, in words; empty when the runtime decodes them.
     public var onlyOnLibwhisper: [String] {
+        Self.onlyOnLibwhisper(preciseTiming: preciseTiming, beamSize: beamSize, initialPrompt: initialPrompt)
+    }
+
+    private static func onlyOnLibwhisper(preciseTiming: Bool, beamSize: Int, initialPrompt: String?) -> [String] {
         (beamSize > 1 ? ["beam search"] : []) + (preciseTiming ? ["DTW timing"] : []) + (initialPrompt != nil ? ["a vocabulary prompt"] : [])
     }
 
