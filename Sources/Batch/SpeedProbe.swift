@@ -9,23 +9,26 @@ import Speech
 struct SpeedProbe {
     /// Seconds to load the models, once a run.
     let load: Double
-    /// Seconds for one 30 s window.
+    /// Seconds for one 30 s window (its share where windows are heard side by side).
     let window: Double
     /// Seconds of extraction (and the speech detector) per second of media.
     let extraction: Double
     /// Seconds for one window of language detection; nil when no detection was timed.
     var detection: Double? = nil
+    /// Whisper on Capforge's runtime, which hears a chunk's leftover sentence from the window's own pass.
+    var onRuntime = false
 
     static let clipSeconds = 30.0
 
     /// Encoder windows per 30 s of a long recording, as it is cut. Chunked: chunks end at pauses,
     /// overlap, and a sentence at a window's edge gets a window of its own unless the next chunk
-    /// hears it. `--one-pass`: one window per chunk. Whole file: Whisper's own 30 s steps, each
-    /// from the last sentence it finished. Measured with tiny.en (a temporary trace of the
-    /// encoder callback) on 5.6, 15.0 and 15.8 min: 21, 49 and 56 windows chunked; 14, 36 and
-    /// 40 with `--one-pass`; 14, 34 and 36 whole.
-    static func windowsPerThirtySeconds(_ options: TranscriptionOptions) -> Double {
-        !options.chunking ? 1.2 : options.onePass ? 1.25 : 1.8
+    /// hears it (on Capforge's runtime, from the same encoder pass where the chunk's audio ends
+    /// inside the window). `--one-pass`: one window per chunk. Whole file: Whisper's own 30 s
+    /// steps, each from the last sentence it finished. Measured with tiny.en (a temporary trace
+    /// of the encoder) on 5.6, 15.0 and 15.8 min: 16, 41 and 46 windows chunked on the runtime
+    /// (21, 49 and 56 on libwhisper); 14, 36 and 40 with `--one-pass`; 14, 34 and 36 whole.
+    static func windowsPerThirtySeconds(_ options: TranscriptionOptions, onRuntime: Bool) -> Double {
+        !options.chunking ? 1.2 : options.onePass ? 1.25 : onRuntime ? 1.4 : 1.8
     }
 
     private struct Enough: Error {}
@@ -44,12 +47,12 @@ struct SpeedProbe {
         } catch is Enough {}
         let extracted = (clock.now - began) / .seconds(1)
         let audio = MonoAudio(samples: samples)
-        let first = clock.now
-        _ = try engine.transcribe(audio, language: language, cancellation: Cancellation())
-        let second = clock.now
-        _ = try engine.transcribe(audio, language: language, cancellation: Cancellation())
-        let window = (clock.now - second) / .seconds(1)
-        var load = max(0, (second - first) / .seconds(1) - window)
+        // Heard as the run hears it (two windows side by side where the engine does that), so a
+        // window's price is its share of the time.
+        let cold = try engine.timedSideBySide(audio, language: language)
+        let warm = try engine.timedSideBySide(audio, language: language)
+        let window = warm.seconds / Double(warm.windows)
+        var load = max(0, cold.seconds - warm.seconds)
         var detection: Double?
         if let detector {
             // Twice as well: the detector may be another model, loaded by its first vote.
@@ -61,7 +64,8 @@ struct SpeedProbe {
             load += max(0, (second - first) / .seconds(1) - vote)
             detection = vote
         }
-        return SpeedProbe(load: load, window: window, extraction: extracted / max(audio.duration, 1), detection: detection)
+        return SpeedProbe(load: load, window: window, extraction: extracted / max(audio.duration, 1), detection: detection,
+                          onRuntime: engine.identity.runtime == WhisperNetworkChoice.capforge.rawValue)
     }
 
     /// Seconds of work for a file of `duration` seconds (the model's load not included), heard
@@ -69,7 +73,7 @@ struct SpeedProbe {
     func estimate(duration: Double, basic: Bool, options: TranscriptionOptions) -> Double {
         // The basic tier hears the audio straight through; Whisper pays a window at a time.
         let windows = basic ? duration / Self.clipSeconds
-            : duration <= Self.clipSeconds ? 1 : duration / Self.clipSeconds * Self.windowsPerThirtySeconds(options)
+            : duration <= Self.clipSeconds ? 1 : duration / Self.clipSeconds * Self.windowsPerThirtySeconds(options, onRuntime: onRuntime)
         return windows * window + duration * extraction + detectionEstimate(duration: duration)
     }
 

@@ -28,6 +28,12 @@ public protocol SpeechEngine: AnyObject, Sendable {
     /// With `.translates`: English words for speech in `language`, timed on the file's
     /// timeline, with what the engine cut or dropped on the way.
     func translate(_ audio: MonoAudio, from language: Language, cancellation: Cancellation) throws -> HeardWindow
+    /// How many windows the engine hears best at the same time, each on a thread of its own
+    /// (1: one at a time; calls from several threads then wait for each other).
+    var windowsAtOnce: Int { get }
+    /// Called on a thread that hears windows alongside others, `windows` in all, before it hears
+    /// any: the engine sizes that thread's work to its share of the cores.
+    func shareCores(among windows: Int)
 }
 
 /// What an engine can do besides transcribing.
@@ -42,6 +48,10 @@ public struct EngineCapabilities: OptionSet, Sendable, Hashable {
 
 extension SpeechEngine {
     public var capabilities: EngineCapabilities { [] }
+
+    public var windowsAtOnce: Int { 1 }
+
+    public func shareCores(among windows: Int) {}
 
     public func detectLanguage(_ audio: MonoAudio) throws -> LanguageGuess? { nil }
 

@@ -42,7 +42,7 @@ enum MatrixProduct {
         return flags.split(separator: " ").contains { $0 == "avx512_vnni" || $0 == "avx_vnni" }
     }()
 
-    /// How many threads oneDNN's products use (GNU OpenMP's count for this process).
+    /// How many threads oneDNN's products called from this thread use (OpenMP's count, which is per thread).
     static var threads: Int {
         get { Int(omp_get_max_threads()) }
         set { omp_set_num_threads(Int32(max(1, newValue))) }

@@ -29,7 +29,8 @@ public final class WhisperNetwork: Sendable {
         WindowDecoding(decoder: decoder, state: try decoder.state(encoded: window.values))
     }
 
-    /// Threads for the matrix products (oneDNN's OpenMP pool, shared by the whole process).
+    /// Threads for the matrix products and the rows between them, for the calling thread: oneDNN
+    /// runs on OpenMP, whose thread count each thread sets for itself.
     public static var threads: Int {
         get { MatrixProduct.threads }
         set { MatrixProduct.threads = newValue }

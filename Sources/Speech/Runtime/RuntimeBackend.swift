@@ -3,12 +3,10 @@ import Foundation
 import WhisperRuntime
 
 /// What `WhisperEngine` asks of Capforge's own runtime in place of libwhisper: decoding a chunk
-/// window after window, and the language of its first 30 s. Not thread-safe: the engine's lock
-/// serialises every call.
-final class RuntimeBackend {
+/// window after window, and the language of its first 30 s. Each call keeps its state to
+/// itself: calls from several threads run side by side.
+final class RuntimeBackend: Sendable {
     let model: RuntimeWhisperModel
-    /// The language id (libwhisper's numbering) the last decoding with language "auto" used.
-    private(set) var decodedLanguageID: Int32 = 0
 
     init(model: RuntimeWhisperModel) {
         self.model = model
@@ -18,24 +16,25 @@ final class RuntimeBackend {
     var endOfText: Int32 { model.vocabulary.endOfText }
 
     /// `language` is an ISO code or "auto" (a multilingual model detects it from the first 30 s).
+    /// `languageID`: the language decoded in (libwhisper's numbering; 0 for an English-only model).
     func decode(_ samples: [Float], language: String, translating: Bool, redecoding: Bool, passesBefore: Int64?,
-                cancellation: Cancellation) throws -> (segments: [DecodedSegment], stoppedEarly: Bool) {
+                cancellation: Cancellation) throws -> (segments: [DecodedSegment], stoppedEarly: Bool, languageID: Int32) {
         var code: String? = nil
+        var languageID: Int32 = 0
         if isMultilingual {
             if language == "auto" {
                 let probabilities = try languageProbabilities(samples)
-                let best = probabilities.indices.max { probabilities[$0] < probabilities[$1] } ?? 0
-                decodedLanguageID = Int32(best)
-                code = model.vocabulary.languageCode(ofID: Int32(best))
+                languageID = Int32(probabilities.indices.max { probabilities[$0] < probabilities[$1] } ?? 0)
+                code = model.vocabulary.languageCode(ofID: languageID)
             } else {
                 code = language
-                decodedLanguageID = model.vocabulary.languageID(of: language) ?? 0
+                languageID = model.vocabulary.languageID(of: language) ?? 0
             }
         }
         let request = RuntimeTranscriber.Request(language: code, translating: translating, redecoding: redecoding, passesBefore: passesBefore)
         return try runtimeErrorsNamed {
             let run = try RuntimeTranscriber(model: model).run(samples, request, cancellation: cancellation)
-            return (run.segments, run.stoppedEarly)
+            return (run.segments, run.stoppedEarly, languageID)
         }
     }
 

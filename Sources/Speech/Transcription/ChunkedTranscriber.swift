@@ -56,8 +56,8 @@ public final class ChunkedTranscriber: Sendable {
 
     /// `speech`: the detector's regions when the caller already has them (they are computed once
     /// per file, and language detection needs them too); words outside them are checked by the
-    /// hallucination guard. Only one chunk's audio is in memory at a
-    /// time (without chunking, the whole audio is).
+    /// hallucination guard. Only the audio of the chunks being heard is in memory (one, or the
+    /// modern engine's `windowsAtOnce`; without chunking, the whole audio is).
     public func transcribe(
         _ audio: any AudioSource, plan: TierPlan, speech: [SpeechRegion]? = nil, journal: TranscriptionJournal? = nil,
         cancellation: Cancellation = Cancellation(), progress: (ChunkProgress) -> Void = { _ in }
@@ -67,40 +67,60 @@ public final class ChunkedTranscriber: Sendable {
         let previous = journal?.finished ?? [:]
         let speechTotal = regions.reduce(0) { $0 + $1.duration }
         var entries: [JournalEntry] = []
-        var upcoming = options.chunking ? planner.plan(regions: regions)
-            : [PlannedChunk(index: 0, start: audio.startTime, end: audio.endTime, keepFrom: nil, keepUntil: nil)]
-        // The next chunk as placed with the one before it (its start moved to a pause).
-        var placedNext: PlannedChunk?
-        while !upcoming.isEmpty {
-            // Edges are placed a pair at a time, as the chunks come: a plan may change on the way.
-            let pair = options.chunking ? try planner.placedAtPauses(Array(upcoming.prefix(2)), in: audio) : upcoming
-            var chunk = placedNext ?? pair[0]
-            (chunk.end, chunk.keepUntil, chunk.index) = (pair[0].end, pair[0].keepUntil, entries.count)
-            placedNext = pair.dropFirst().first
-            upcoming.removeFirst()
-            let entry: JournalEntry
-            let resumed: Bool
-            // A chunk that failed is tried again (the engine may have been repaired since).
-            if let earlier = previous[chunk.index], earlier.chunk == chunk, earlier.record.outcome != .failed {
-                entry = earlier
-                resumed = true
-            } else {
+        var schedule = Schedule(upcoming: options.chunking ? planner.plan(regions: regions)
+            : [PlannedChunk(index: 0, start: audio.startTime, end: audio.endTime, keepFrom: nil, keepUntil: nil)])
+        // Chunks are heard side by side where the engine does that best; `--one-pass` plans each
+        // chunk from where the one before stopped, so there one waits for the other.
+        let modernTier = plan.mode == .basic ? nil : engines.engine(.modern, for: plan.language)
+        let lanes = options.chunking && !options.onePass ? max(1, modernTier?.windowsAtOnce ?? 1) : 1
+        // Chunks begun and not yet taken in, in order; entries, the journal and progress take them
+        // in that order. A lane that finished goes on with the next chunk, however far ahead of
+        // one still being heard (base spent 27 s on one chunk of the held-out recording, where
+        // others take 2 s): those wait, heard but not yet journaled, for the chunks before them.
+        var begun: [Begun] = []
+        defer { for chunk in begun { chunk.abandon() } }
+        let finishedOne = DispatchSemaphore(value: 0)
+        while true {
+            // (One lane hears in this thread: a chunk there is taken in before the next is begun.)
+            while lanes > 1 ? begun.count(where: \.isBeingHeard) < lanes : begun.isEmpty,
+                  let (chunk, following) = try schedule.next(placingWith: options.chunking ? planner : nil, in: audio) {
+                // A chunk that failed is tried again (the engine may have been repaired since).
+                if let earlier = previous[chunk.index], earlier.chunk == chunk, earlier.record.outcome != .failed {
+                    begun.append(.resumed(earlier))
+                    continue
+                }
                 if cancellation.isCancelled { throw Cancelled() }
-                entry = try recognise(chunk, before: placedNext?.start, of: audio, speech: regions, plan: plan, cancellation: cancellation)
-                try journal?.append(entry)
-                resumed = false
+                let hearing: @Sendable (Cancellation) throws -> JournalEntry = { [self] cancellation in
+                    try recognise(chunk, before: following, of: audio, speech: regions, plan: plan, cancellation: cancellation)
+                }
+                guard lanes > 1, let modernTier else {
+                    begun.append(.heard(try hearing(cancellation)))
+                    continue
+                }
+                let work = BackgroundWork(under: cancellation, prepare: { modernTier.shareCores(among: lanes) }, done: finishedOne, hearing)
+                begun.append(.hearing(work, start: chunk.start))
             }
+            guard let first = begun.first else { break }
+            if first.isBeingHeard {
+                // Any chunk finishing frees a lane; a signal left from one taken in meanwhile only loops once more.
+                finishedOne.wait()
+                continue
+            }
+            let next = begun.removeFirst()
+            let entry = try next.entry()
+            if !next.isResumed { try journal?.append(entry) }
             entries.append(entry)
             // With `--one-pass`, an engine that stopped short of the chunk's end goes on from a
             // pause near there, and the rest of the speech is planned again from it.
             if options.onePass, let stopped = entry.heardUntil {
-                upcoming = planner.plan(regions: Self.regions(regions, after: try restart(after: stopped, chunk: chunk, in: audio)))
-                placedNext = nil
+                schedule.replan(planner.plan(regions: Self.regions(regions, after: try restart(after: stopped, chunk: entry.chunk, in: audio))))
             }
-            let heard = speechTotal - Self.regions(regions, after: upcoming.first?.start ?? audio.endTime).reduce(0) { $0 + $1.duration }
+            let nextStart = begun.first?.start ?? schedule.nextStart
+            let heard = speechTotal - Self.regions(regions, after: nextStart ?? audio.endTime).reduce(0) { $0 + $1.duration }
             progress(ChunkProgress(
-                chunk: chunk.index, chunkCount: entries.count + upcoming.count, fraction: speechTotal > 0 && !upcoming.isEmpty ? min(1, heard / speechTotal) : 1,
-                record: entry.record, verdicts: entry.verdicts, wordsSoFar: entries.reduce(0) { $0 + $1.words.count }, resumed: resumed))
+                chunk: entry.chunk.index, chunkCount: entries.count + begun.count + schedule.remaining,
+                fraction: speechTotal > 0 && nextStart != nil ? min(1, heard / speechTotal) : 1,
+                record: entry.record, verdicts: entry.verdicts, wordsSoFar: entries.reduce(0) { $0 + $1.words.count }, resumed: next.isResumed))
         }
         let chunks = entries.map(\.chunk)
         var kept = entries.map(\.words)
@@ -164,6 +184,70 @@ public final class ChunkedTranscriber: Sendable {
                           arbitrations: entries.flatMap(\.verdicts), seamErrors: seamErrors,
                           checkedBy: crossChecked ? modern.flatMap { engines.crossChecker(for: plan.language, of: $0.identity)?.identity } : nil,
                           loopCuts: Self.reportedOnce(loopCutsByWindow), beam: BeamTally.sum(entries.map(\.beam)))
+    }
+
+    /// The chunks still to hear, in order, their edges placed at pauses a pair at a time as they
+    /// are given out (a plan may change on the way).
+    private struct Schedule {
+        var upcoming: [PlannedChunk]
+        /// The next chunk as placed with the one before it (its start moved to a pause).
+        var placedNext: PlannedChunk?
+        var given = 0
+
+        /// The next chunk and where the one after it starts; `planner` places the edges (nil: as planned).
+        mutating func next(placingWith planner: ChunkPlanner?, in audio: any AudioSource) throws -> (PlannedChunk, following: Double?)? {
+            guard !upcoming.isEmpty else { return nil }
+            let pair = try planner?.placedAtPauses(Array(upcoming.prefix(2)), in: audio) ?? upcoming
+            var chunk = placedNext ?? pair[0]
+            (chunk.end, chunk.keepUntil, chunk.index) = (pair[0].end, pair[0].keepUntil, given)
+            placedNext = pair.dropFirst().first
+            upcoming.removeFirst()
+            given += 1
+            return (chunk, placedNext?.start)
+        }
+
+        mutating func replan(_ chunks: [PlannedChunk]) {
+            upcoming = chunks
+            placedNext = nil
+        }
+
+        var nextStart: Double? { placedNext?.start ?? upcoming.first?.start }
+        var remaining: Int { upcoming.count }
+    }
+
+    /// A chunk given out: taken from the journal, heard, or being heard on a thread of its own.
+    private enum Begun {
+        case resumed(JournalEntry)
+        case heard(JournalEntry)
+        case hearing(BackgroundWork<JournalEntry>, start: Double)
+
+        func entry() throws -> JournalEntry {
+            switch self {
+            case .resumed(let entry), .heard(let entry): return entry
+            case .hearing(let work, _): return try work.value()
+            }
+        }
+
+        var isResumed: Bool {
+            if case .resumed = self { return true }
+            return false
+        }
+
+        var isBeingHeard: Bool {
+            if case .hearing(let work, _) = self { return !work.isFinished }
+            return false
+        }
+
+        var start: Double {
+            switch self {
+            case .resumed(let entry), .heard(let entry): return entry.chunk.start
+            case .hearing(_, let start): return start
+            }
+        }
+
+        func abandon() {
+            if case .hearing(let work, _) = self { work.abandon() }
+        }
     }
 
     /// Windows that overlap may each drop the same words over no speech: a word is reported once,

@@ -43,6 +43,14 @@ public final class LazyEngine: SpeechEngine, Sendable {
     public func translate(_ audio: MonoAudio, from language: Language, cancellation: Cancellation) throws -> HeardWindow {
         try engine().translate(audio, from: language, cancellation: cancellation)
     }
+
+    /// Asked right before the engine hears its first window, so loading it here costs nothing
+    /// extra; one that does not load hears one window at a time, and fails there as it would.
+    public var windowsAtOnce: Int { (try? engine())?.windowsAtOnce ?? 1 }
+
+    public func shareCores(among windows: Int) {
+        try? engine().shareCores(among: windows)
+    }
 }
 
 /// The engines installed on this machine, found by probing files: Whisper models in the models

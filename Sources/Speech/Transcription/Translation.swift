@@ -31,6 +31,12 @@ final class TranslatingEngine: SpeechEngine, Sendable {
     func transcribeWindow(_ audio: MonoAudio, language: Language, nextWindowFrom: Double?, cancellation: Cancellation) throws -> HeardWindow {
         try source.translate(audio, from: language, cancellation: cancellation)
     }
+
+    var windowsAtOnce: Int { source.windowsAtOnce }
+
+    func shareCores(among windows: Int) {
+        source.shareCores(among: windows)
+    }
 }
 
 extension TierEngines {

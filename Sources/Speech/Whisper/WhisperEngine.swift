@@ -3,8 +3,9 @@ import CapforgeCore
 import Foundation
 import WhisperRuntime
 
-/// The modern tier: Whisper through libwhisper, one loaded model per engine.
-/// Unchecked: the C context is not Sendable; `lock` serialises every use of it.
+/// The modern tier: Whisper through libwhisper or Capforge's own runtime, one loaded model per engine.
+/// Unchecked: libwhisper's C context is not Sendable; `lock` serialises every use of it. The
+/// runtime keeps each decoding's state to the call, so its windows are heard side by side.
 public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
     public static let engineName = "whisper"
     public let identity: EngineIdentity
@@ -15,7 +16,7 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
     public static let multilingualCapabilities: EngineCapabilities = [.detectsLanguage, .translates]
     public var capabilities: EngineCapabilities { isMultilingual ? Self.multilingualCapabilities : [] }
 
-    // whisper_context and the runtime's decoding are single-threaded: every use goes through `lock`.
+    // whisper_context is single-threaded: every use of it goes through `lock` (`serialised`).
     private let lock = NSLock()
     private let backend: Backend
     private let endOfText: Int32
@@ -72,6 +73,28 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
                                   modelSHA256: modelSHA256, runtime: WhisperNetworkChoice.capforge.rawValue)
     }
 
+    /// Two windows at once, one core each, where the runtime has two cores or more: a decoder
+    /// step is too small for a second core (4.3 ms a token with two threads, 4.6 with one), so
+    /// two windows side by side do nearly twice the work of one window on both.
+    public var windowsAtOnce: Int {
+        guard case .runtime = backend else { return 1 }
+        return min(2, options.threads)
+    }
+
+    /// oneDNN's thread count is the calling thread's own (OpenMP's), so each window's thread gets its share.
+    public func shareCores(among windows: Int) {
+        guard case .runtime = backend else { return }
+        WhisperNetwork.threads = max(1, options.threads / max(1, windows))
+    }
+
+    /// `body` alone on the engine where libwhisper runs it; the runtime needs no lock.
+    private func serialised<T>(_ body: () throws -> T) rethrows -> T {
+        guard case .library = backend else { return try body() }
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
     public func transcribe(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> [Word] {
         try transcribeDetailed(audio, language: language, cancellation: cancellation).words
     }
@@ -102,9 +125,13 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
             return WhisperTranscription(words: [], segments: [], language: requested ?? .english, seconds: 0, redecodedSegments: 0,
                                         loopCuts: [], droppedWords: [], heardUntil: audio.endTime, beam: nil)
         }
-        lock.lock()
-        defer { lock.unlock() }
+        return try serialised {
+            try transcribeDetailed(audio, requested: requested, task: task, nextWindowFrom: nextWindowFrom, cancellation: cancellation, began: began)
+        }
+    }
 
+    private func transcribeDetailed(_ audio: MonoAudio, requested: Language?, task: WhisperTask, nextWindowFrom: Double?,
+                                    cancellation: Cancellation, began: Date) throws -> WhisperTranscription {
         let plain = try hear(audio, language: requested, task: task, nextWindowFrom: nextWindowFrom, prompt: nil,
                              cancellation: cancellation, began: began)
         var words = plain.words
@@ -161,7 +188,7 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
             let finished = segments.last.map { Double($0.end) / 100 } ?? 0
             heardUntil = min(audio.endTime, audio.startTime + (finished > 0 ? finished : Double(WhisperEngine.windowFrames) / 100))
         }
-        let decodedIn = requested ?? WhisperLanguages.language(of: decodedLanguageID) ?? .english
+        let decodedIn = requested ?? WhisperLanguages.language(of: decoded.languageID) ?? .english
         var redecoded = 0
         let bursts = LoudnessEnvelope(audio.samples[...]).bursts()
         // A run of repeats is decoded again on its own, with no text before it to copy. Heard
@@ -220,12 +247,11 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
     /// model, which cannot tell languages apart.
     public func detectLanguage(_ audio: MonoAudio) throws -> LanguageGuess? {
         guard isMultilingual else { return nil }
-        lock.lock()
-        defer { lock.unlock() }
-        let probabilities: [Float]
-        switch backend {
-        case .library(let context): probabilities = try context.languageProbabilities(audio.samples, threads: Int32(options.threads))
-        case .runtime(let runtime): probabilities = try runtime.languageProbabilities(audio.samples)
+        let probabilities: [Float] = try serialised {
+            switch backend {
+            case .library(let context): return try context.languageProbabilities(audio.samples, threads: Int32(options.threads))
+            case .runtime(let runtime): return try runtime.languageProbabilities(audio.samples)
+            }
         }
         guard let best = probabilities.indices.max(by: { probabilities[$0] < probabilities[$1] }),
               let language = WhisperLanguages.language(of: Int32(best)) else {
@@ -263,24 +289,18 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
     /// Centiseconds one encoder pass hears.
     static let windowFrames = 3000
 
-    private var decodedLanguageID: Int32 {
-        switch backend {
-        case .library(let context): return context.decodedLanguageID
-        case .runtime(let runtime): return runtime.decodedLanguageID
-        }
-    }
-
+    /// `languageID`: the language (libwhisper's numbering) the decoding used, "auto" having chosen it.
     func decode(
         _ samples: [Float], language: String, task: WhisperTask, prompt: String?, redecoding: Bool, passesBefore: Int64?,
         cancellation: Cancellation, began: Date
-    ) throws -> (segments: [DecodedSegment], stoppedEarly: Bool, beam: BeamTally?) {
+    ) throws -> (segments: [DecodedSegment], stoppedEarly: Bool, beam: BeamTally?, languageID: Int32) {
         let context: WhisperContext
         switch backend {
         case .runtime(let runtime):
             // The initializer refused a prompt and a beam; a respelling pass never reaches here.
             let decoded = try runtime.decode(samples, language: language, translating: task == .translate, redecoding: redecoding,
                                              passesBefore: passesBefore, cancellation: cancellation)
-            return (decoded.segments, decoded.stoppedEarly, nil)
+            return (decoded.segments, decoded.stoppedEarly, nil, decoded.languageID)
         case .library(let library):
             context = library
         }
@@ -299,8 +319,8 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
         // A decode that completed is kept even when the deadline passed just after it.
         if status.status == 0 {
             let segments = context.segments()
-            guard let beam else { return (segments, status.stoppedEarly, nil) }
-            return (beam.corrected(segments), status.stoppedEarly, beam.report)
+            guard let beam else { return (segments, status.stoppedEarly, nil, context.decodedLanguageID) }
+            return (beam.corrected(segments), status.stoppedEarly, beam.report, context.decodedLanguageID)
         }
         try CancellationCheck(cancellation, started: began).check()
         throw SpeechError.engineFailed(engine: Self.engineName, reason: "whisper_full failed with code \(status.status)")

@@ -305,6 +305,53 @@ import Testing
         #expect(t.chunks.count == 5, "\(t.chunks)")
     }
 
+    /// An engine that hears two windows best at once gets two chunks at a time, each on a thread
+    /// that was given its share of the cores; the words, the journal and progress are those of
+    /// one chunk at a time, in order.
+    @Test func chunksAreHeardTwoAtATimeAndTakenInInOrder() throws {
+        let long = burstAudio(seconds: 200, bursts: [(2, 12), (40, 50), (80, 118), (125, 160), (170, 195)])
+        func run(windowsAtOnce: Int) throws -> (Transcript, [ChunkProgress], [JournalEntry], ToneEngine) {
+            let engine = ToneEngine(engine: "whisper", tier: .modern, languages: [.english])
+            engine.windowsAtOnce = windowsAtOnce
+            // Slow enough that a second chunk begins while the first is heard.
+            engine.behaviour = { _ in .slow(seconds: 0.2) }
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("side-by-side-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let journal = try TranscriptionJournal(url: folder.appendingPathComponent("journal"), key: "k")
+            var events: [ChunkProgress] = []
+            let t = try transcriber(engine, nil).transcribe(long, plan: english, journal: journal) { events.append($0) }
+            return (t, events, journal.entries, engine)
+        }
+        let (alone, aloneEvents, aloneJournal, one) = try run(windowsAtOnce: 1)
+        let (together, events, journal, two) = try run(windowsAtOnce: 2)
+        #expect(one.mostAtOnce == 1 && one.sharedCores.isEmpty)
+        #expect(two.mostAtOnce == 2)
+        #expect(two.sharedCores == Array(repeating: 2, count: together.chunks.count))
+        #expect(together.chunks.count >= 5)
+        #expect(together.words == alone.words)
+        #expect(together.chunks == alone.chunks)
+        #expect(events.map(\.chunk) == Array(0..<together.chunks.count))
+        #expect(events.map(\.wordsSoFar) == aloneEvents.map(\.wordsSoFar))
+        #expect(events.map(\.fraction) == aloneEvents.map(\.fraction))
+        #expect(journal.map(\.chunk.index) == Array(0..<together.chunks.count))
+        #expect(journal == aloneJournal)
+    }
+
+    /// Stopped while two chunks are heard at once: both stop, and nothing is heard after the run returns.
+    @Test func cancellingStopsEveryChunkBeingHeard() {
+        let modern = ToneEngine(engine: "whisper", tier: .modern, languages: [.english])
+        modern.windowsAtOnce = 2
+        modern.behaviour = { _ in .hangUntilCancelled }
+        let cancellation = Cancellation()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { cancellation.cancel() }
+        #expect(throws: Cancelled()) {
+            try transcriber(modern, nil).transcribe(audio, plan: english, cancellation: cancellation)
+        }
+        #expect(modern.mostAtOnce == 2)
+        #expect(modern.hearing == 0)
+    }
+
     @Test func progressReportsEveryChunk() throws {
         var events: [ChunkProgress] = []
         _ = try transcriber(ToneEngine(engine: "whisper", tier: .modern, languages: [.english]), nil).transcribe(audio, plan: english) { events.append($0) }

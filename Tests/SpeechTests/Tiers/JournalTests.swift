@@ -11,7 +11,9 @@ import Testing
         FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID())/talk.journal")
     }
 
-    @Test func interruptedRunResumesToTheSameTranscript() throws {
+    /// Heard one chunk at a time or two side by side (chunks heard ahead of one still being heard
+    /// are not journaled until it is).
+    @Test(arguments: [1, 2]) func interruptedRunResumesToTheSameTranscript(windowsAtOnce: Int) throws {
         let url = tempJournal()
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         let reference = try ChunkedTranscriber(engines: TierEngines(modern: [ToneEngine(engine: "whisper", tier: .modern, languages: [.english])], basic: []),
@@ -19,6 +21,7 @@ import Testing
 
         // First run: the user interrupts during the third chunk.
         let interrupted = ToneEngine(engine: "whisper", tier: .modern, languages: [.english])
+        interrupted.windowsAtOnce = windowsAtOnce
         interrupted.behaviour = { $0 == 2 ? .hangUntilCancelled : .recognise }
         let cancellation = Cancellation()
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { cancellation.cancel() }
@@ -29,6 +32,7 @@ import Testing
 
         // Second run: only the third chunk is recognised again.
         let resumedEngine = ToneEngine(engine: "whisper", tier: .modern, languages: [.english])
+        resumedEngine.windowsAtOnce = windowsAtOnce
         var resumedFlags: [Bool] = []
         let resumed = try ChunkedTranscriber(engines: TierEngines(modern: [resumedEngine], basic: []), calibration: CalibrationTable(engines: [:]))
             .transcribe(audio, plan: plan, journal: try TranscriptionJournal(url: url, key: "k1")) { resumedFlags.append($0.resumed) }

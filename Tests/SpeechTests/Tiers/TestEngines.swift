@@ -32,6 +32,17 @@ final class ToneEngine: SpeechEngine, @unchecked Sendable {
     var loopCuts: (MonoAudio) -> [LoopCut] = { _ in [] }
     /// What the engine says it left out as heard over no speech (like Whisper's no-speech filter).
     var droppedWords: (MonoAudio) -> [Word] = { _ in [] }
+    /// Windows it says it hears best at once (like Whisper on Capforge's runtime).
+    var windowsAtOnce = 1
+    /// Calls being heard now, and the most there were at one time.
+    private(set) var hearing = 0
+    private(set) var mostAtOnce = 0
+    /// The `shareCores(among:)` calls, each from a thread about to hear windows.
+    private(set) var sharedCores: [Int] = []
+
+    func shareCores(among windows: Int) {
+        lock.withLock { sharedCores.append(windows) }
+    }
 
     /// `stopsAtFirstPause`: like Whisper on a window with a long pause, nothing after the first sound.
     /// `slow`: recognises after working this long (giving up if cancelled meanwhile).
@@ -44,10 +55,13 @@ final class ToneEngine: SpeechEngine, @unchecked Sendable {
     }
 
     func transcribe(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> [Word] {
-        lock.lock()
-        let call = calls.count
-        calls.append(audio.startTime)
-        lock.unlock()
+        let call = lock.withLock {
+            hearing += 1
+            mostAtOnce = max(mostAtOnce, hearing)
+            calls.append(audio.startTime)
+            return calls.count - 1
+        }
+        defer { lock.withLock { hearing -= 1 } }
         switch behaviour(call) {
         case .fail:
             throw SpeechError.engineFailed(engine: identity.engine, reason: "injected failure")

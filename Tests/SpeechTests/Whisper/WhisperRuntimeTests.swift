@@ -1,5 +1,6 @@
 import CapforgeCore
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 import WhisperRuntime
@@ -162,6 +163,44 @@ extension WhisperRuntimeTests {
             let wer = WER.errors(reference: clip.reference, hypothesis: words.joined(separator: " "))
             #expect(Double(wer.edits) <= 0.2 * Double(wer.words), "\(clip.name): \(words)")
         }
+    }
+
+    /// Two windows at once (what the chunked transcriber does with `windowsAtOnce`), each thread
+    /// given its share of the cores, are heard as each is alone on such a thread: a decoding
+    /// keeps its state to its call. The five clips, each heard beside the next.
+    @Test func windowsHeardSideBySideAreHeardAsEachAlone() throws {
+        let engine = try WhisperEngine(runtimeModel: WhisperFixtures.ct2TinyEn, options: WhisperOptions(threads: 2))
+        #expect(engine.windowsAtOnce == 2)
+        #expect(try WhisperEngine(runtimeModel: WhisperFixtures.ct2TinyEn, options: WhisperOptions(threads: 1)).windowsAtOnce == 1)
+        #expect(try Self.engine.get().windowsAtOnce == 1, "libwhisper's context hears one window at a time")
+        let clips = try WhisperFixtures.librivoxClips()
+        /// `work` on threads of their own, each with its share of the cores, side by side.
+        func sideBySide<T: Sendable>(_ work: [@Sendable () throws -> T]) throws -> [T] {
+            let results = Mutex([Int: Result<T, any Error>]())
+            let done = DispatchSemaphore(value: 0)
+            for (i, body) in work.enumerated() {
+                Thread {
+                    engine.shareCores(among: 2)
+                    let result = Result { try body() }
+                    results.withLock { $0[i] = result }
+                    done.signal()
+                }.start()
+            }
+            for _ in work { done.wait() }
+            return try results.withLock { results in try work.indices.map { try results[$0]!.get() } }
+        }
+        func heard(_ clip: WhisperFixtures.Clip) -> @Sendable () throws -> [Word] {
+            let audio = clip.audio
+            return { try engine.transcribeDetailed(audio, language: .english, cancellation: Cancellation()).words }
+        }
+        let alone = try clips.map { try sideBySide([heard($0)])[0] }
+        for i in clips.indices {
+            let j = (i + 1) % clips.count
+            let pair = try sideBySide([heard(clips[i]), heard(clips[j])])
+            #expect(pair[0] == alone[i], "\(clips[i].name) beside \(clips[j].name)")
+            #expect(pair[1] == alone[j], "\(clips[j].name) beside \(clips[i].name)")
+        }
+        #expect(alone.allSatisfy { !$0.isEmpty })
     }
 
     /// An installed ggml model (what `--model` names) runs as its CTranslate2 folder does: the
