@@ -58,7 +58,13 @@ struct BatchCLITests {
             try? FileManager.default.removeItem(at: reference)
             try? FileManager.default.removeItem(at: interrupted)
         }
-        for folder in [reference, interrupted] { try copyFixture("two_cities.webm", to: folder) }
+        // The reading three times over (133 s): with two chunks heard at once, a run stopped after
+        // its first chunk still has chunks to go.
+        let fixture = CLI.fixtures.appendingPathComponent("two_cities.webm").path
+        for folder in [reference, interrupted] {
+            try #require(try runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-stream_loop", "2", "-i", fixture, "-c", "copy",
+                                                         folder.appendingPathComponent("two_cities.webm").path]) == 0)
+        }
         #expect(try cli.run(["caption", reference.path, "--json"]).status == 0)
 
         let stopped = try cli.run(["caption", interrupted.path, "--json"], signal: SIGINT)

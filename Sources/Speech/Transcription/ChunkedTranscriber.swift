@@ -69,10 +69,11 @@ public final class ChunkedTranscriber: Sendable {
         var entries: [JournalEntry] = []
         var schedule = Schedule(upcoming: options.chunking ? planner.plan(regions: regions)
             : [PlannedChunk(index: 0, start: audio.startTime, end: audio.endTime, keepFrom: nil, keepUntil: nil)])
-        // Chunks are heard side by side where the engine does that best; `--one-pass` plans each
-        // chunk from where the one before stopped, so there one waits for the other.
+        // Chunks are heard side by side where the engine does that best, asked when a chunk is
+        // first to be heard (asking loads a model, which silence never needs); `--one-pass` plans
+        // each chunk from where the one before stopped, so there one waits for the other.
         let modernTier = plan.mode == .basic ? nil : engines.engine(.modern, for: plan.language)
-        let lanes = options.chunking && !options.onePass ? max(1, modernTier?.windowsAtOnce ?? 1) : 1
+        var lanes: Int? = options.chunking && !options.onePass && modernTier != nil ? nil : 1
         // Chunks begun and not yet taken in, in order; entries, the journal and progress take them
         // in that order. A lane that finished goes on with the next chunk, however far ahead of
         // one still being heard (base spent 27 s on one chunk of the held-out recording, where
@@ -80,10 +81,13 @@ public final class ChunkedTranscriber: Sendable {
         var begun: [Begun] = []
         defer { for chunk in begun { chunk.abandon() } }
         let finishedOne = DispatchSemaphore(value: 0)
+        // One lane, or lanes not yet known, hears in this thread: a chunk there is taken in before the next begins.
+        func laneFree() -> Bool {
+            guard let lanes, lanes > 1 else { return begun.isEmpty }
+            return begun.count(where: \.isBeingHeard) < lanes
+        }
         while true {
-            // (One lane hears in this thread: a chunk there is taken in before the next is begun.)
-            while lanes > 1 ? begun.count(where: \.isBeingHeard) < lanes : begun.isEmpty,
-                  let (chunk, following) = try schedule.next(placingWith: options.chunking ? planner : nil, in: audio) {
+            while laneFree(), let (chunk, following) = try schedule.next(placingWith: options.chunking ? planner : nil, in: audio) {
                 // A chunk that failed is tried again (the engine may have been repaired since).
                 if let earlier = previous[chunk.index], earlier.chunk == chunk, earlier.record.outcome != .failed {
                     begun.append(.resumed(earlier))
@@ -93,11 +97,13 @@ public final class ChunkedTranscriber: Sendable {
                 let hearing: @Sendable (Cancellation) throws -> JournalEntry = { [self] cancellation in
                     try recognise(chunk, before: following, of: audio, speech: regions, plan: plan, cancellation: cancellation)
                 }
-                guard lanes > 1, let modernTier else {
+                let sideBySide = lanes ?? max(1, modernTier?.windowsAtOnce ?? 1)
+                lanes = sideBySide
+                guard sideBySide > 1, let modernTier else {
                     begun.append(.heard(try hearing(cancellation)))
                     continue
                 }
-                let work = BackgroundWork(under: cancellation, prepare: { modernTier.shareCores(among: lanes) }, done: finishedOne, hearing)
+                let work = BackgroundWork(under: cancellation, prepare: { modernTier.shareCores(among: sideBySide) }, done: finishedOne, hearing)
                 begun.append(.hearing(work, start: chunk.start))
             }
             guard let first = begun.first else { break }
@@ -121,6 +127,8 @@ public final class ChunkedTranscriber: Sendable {
                 chunk: entry.chunk.index, chunkCount: entries.count + begun.count + schedule.remaining,
                 fraction: speechTotal > 0 && nextStart != nil ? min(1, heard / speechTotal) : 1,
                 record: entry.record, verdicts: entry.verdicts, wordsSoFar: entries.reduce(0) { $0 + $1.words.count }, resumed: next.isResumed))
+            // Stopped, perhaps after the last chunk began: what was taken in is journaled for the rerun.
+            if cancellation.isCancelled { throw Cancelled() }
         }
         let chunks = entries.map(\.chunk)
         var kept = entries.map(\.words)
