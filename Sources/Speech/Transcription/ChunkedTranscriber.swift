@@ -69,6 +69,7 @@ public final class ChunkedTranscriber: Sendable {
         var entries: [JournalEntry] = []
         var schedule = Schedule(upcoming: options.chunking ? planner.plan(regions: regions)
             : [PlannedChunk(index: 0, start: audio.startTime, end: audio.endTime, keepFrom: nil, keepUntil: nil)])
+        let plannedChunks = schedule.remaining
         // Chunks are heard side by side where the engine does that best, asked when a chunk is
         // first to be heard (asking loads a model, which silence never needs); `--one-pass` plans
         // each chunk from where the one before stopped, so there one waits for the other.
@@ -97,16 +98,17 @@ public final class ChunkedTranscriber: Sendable {
                 let hearing: @Sendable (Cancellation) throws -> JournalEntry = { [self] cancellation in
                     try recognise(chunk, before: following, of: audio, speech: regions, plan: plan, cancellation: cancellation)
                 }
-                let sideBySide = lanes ?? max(1, modernTier?.windowsAtOnce ?? 1)
+                // No more lanes than chunks: a short file's one chunk gets every core (a 28 s file
+                // took tiny.en 1.5 s on one, 1.3 s on two). A lane's share is fixed by the plan, not
+                // by timing, so a chunk's words (which change with the thread count) are the same
+                // on every run and after a resume.
+                let sideBySide = lanes ?? max(1, min(plannedChunks, modernTier?.windowsAtOnce ?? 1))
                 lanes = sideBySide
                 guard sideBySide > 1, let modernTier else {
                     begun.append(.heard(try hearing(cancellation)))
                     continue
                 }
-                // A chunk heard alone to the end (a short file's only one, or the last after the
-                // others are in) gets every core (a 28 s file took tiny.en 1.5 s on one, 1.3 s on two).
-                let share = schedule.remaining == 0 && !begun.contains(where: \.isBeingHeard) ? 1 : sideBySide
-                let work = BackgroundWork(under: cancellation, prepare: { modernTier.shareCores(among: share) }, done: finishedOne, hearing)
+                let work = BackgroundWork(under: cancellation, prepare: { modernTier.shareCores(among: sideBySide) }, done: finishedOne, hearing)
                 begun.append(.hearing(work, start: chunk.start))
             }
             guard let first = begun.first else { break }
