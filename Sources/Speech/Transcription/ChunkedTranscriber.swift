@@ -64,6 +64,77 @@ public final class ChunkedTranscriber: Sendable {
     ) throws -> Transcript {
         // The regions also check the words afterwards, chunked or not.
         let regions = try speech ?? planner.detector.speechRegions(across: audio)
+        let entries = try heardChunks(of: audio, plan: plan, speech: regions, journal: journal, cancellation: cancellation, progress: progress)
+        let chunks = entries.map(\.chunk)
+        var kept = entries.map(\.words)
+        var seamErrors: [String] = []
+        var loopCutsByWindow = entries.map(\.loopCuts)
+        var droppedByWindow = entries.map(\.droppedWords)
+        // Guesses past a window's audio go; they are dropped text when no window hears that audio.
+        func withoutGuessedEnd(_ i: Int, heardOn: Bool) {
+            let split = Seam.guessedEnd(kept[i], heardEnd: entries[i].heardEnd, heardOn: heardOn)
+            kept[i] = split.heard
+            if !heardOn { droppedByWindow.append(split.guessed.dropped(.guessedPastWindow)) }
+        }
+        for i in kept.indices.dropFirst() {
+            let before = entries[i - 1], start = chunks[i].start
+            if options.onePass, before.heardUntil != nil {
+                // The window opened at a pause near where the one before stopped, so a word or two
+                // may be heard by both: they meet at such a word; otherwise each keeps its own
+                // (the earlier one's times drift late near its end, so a cut by time loses words).
+                if let joined = Seam.anchored(kept[i - 1], kept[i], overlap: start...max(start, before.heardEnd)) {
+                    (kept[i - 1], kept[i]) = joined
+                } else {
+                    kept[i - 1] = Seam.fitted(kept[i - 1], endingBy: start)
+                }
+            } else if !Seam.stopsShort(start, of: before.heardEnd) {
+                withoutGuessedEnd(i - 1, heardOn: !Seam.stopsShort(before.heardEnd, of: start))
+            } else {
+                // (An engine that stopped inside the overlap, the rest being this window's, has no
+                // words past its stop: the windows meet no later than the middle of what both heard.)
+                let overlap = start...before.heardEnd
+                let middle = min(chunks[i - 1].keepUntil ?? .infinity, (overlap.lowerBound + overlap.upperBound) / 2)
+                var joined = Seam.anchored(kept[i - 1], kept[i], overlap: overlap)
+                if joined == nil {
+                    do {
+                        if let referee = try refereed(kept[i - 1], kept[i], before, entries[i], of: audio, language: plan.language, cancellation: cancellation) {
+                            joined = (referee.earlier, referee.later)
+                            loopCutsByWindow.append(referee.filling.loopCuts)
+                            droppedByWindow.append(referee.filling.droppedWords)
+                        }
+                    } catch where cancellation.isCancelled {
+                        throw Cancelled()
+                    } catch {
+                        seamErrors.append(String(format: "at %.1f s: ", middle) + "\(error)")
+                    }
+                }
+                (kept[i - 1], kept[i]) = joined ?? Seam.cut(kept[i - 1], kept[i], at: middle)
+            }
+            kept[i] = Seam.withoutDuplicates(kept[i], after: kept[i - 1])
+        }
+        if let last = entries.indices.last, Seam.stopsShort(entries[last].heardEnd, of: audio.endTime) {
+            withoutGuessedEnd(last, heardOn: false)
+        }
+        let checked = HallucinationGuard().check(kept.flatMap { $0 }.sorted { ($0.start, $0.end) < ($1.start, $1.end) }, speech: regions)
+        // The engines (and models) that produced chunks or arbitrated words, not every installed one.
+        let tiersUsed = Set(entries.compactMap { $0.record.outcome == .recognised ? $0.record.tier : nil } + checked.kept.map(\.tier))
+        let identities = [Tier.modern, .basic].filter(tiersUsed.contains).compactMap { engines.engine($0, for: plan.language)?.identity }
+        let crossChecked = checked.kept.contains { $0.evidence?.disputed != nil }
+        let modern = engines.engine(.modern, for: plan.language)
+        return Transcript(language: plan.language, words: checked.kept, engines: identities, chunks: entries.map(\.record), duration: audio.duration,
+                          speechDetector: options.chunking ? planner.detector.name : nil,
+                          droppedWords: Self.reportedOnce([checked.dropped] + droppedByWindow), wordsOverNoSpeech: checked.flagged,
+                          arbitrations: entries.flatMap(\.verdicts), seamErrors: seamErrors,
+                          checkedBy: crossChecked ? modern.flatMap { engines.crossChecker(for: plan.language, of: $0.identity)?.identity } : nil,
+                          loopCuts: Self.reportedOnce(loopCutsByWindow), beam: BeamTally.sum(entries.map(\.beam)))
+    }
+
+    /// Every chunk heard (or taken from the journal of an interrupted run), in order, each journaled
+    /// and reported as it is taken in.
+    private func heardChunks(
+        of audio: any AudioSource, plan: TierPlan, speech regions: [SpeechRegion], journal: TranscriptionJournal?,
+        cancellation: Cancellation, progress: (ChunkProgress) -> Void
+    ) throws -> [JournalEntry] {
         let previous = journal?.finished ?? [:]
         let speechTotal = regions.reduce(0) { $0 + $1.duration }
         var entries: [JournalEntry] = []
@@ -135,68 +206,7 @@ public final class ChunkedTranscriber: Sendable {
             // Stopped, perhaps after the last chunk began: what was taken in is journaled for the rerun.
             if cancellation.isCancelled { throw Cancelled() }
         }
-        let chunks = entries.map(\.chunk)
-        var kept = entries.map(\.words)
-        var seamErrors: [String] = []
-        var loopCutsByWindow = entries.map(\.loopCuts)
-        var droppedByWindow = entries.map(\.droppedWords)
-        // Guesses past a window's audio go; they are dropped text when no window hears that audio.
-        func withoutGuessedEnd(_ i: Int, heardOn: Bool) {
-            let split = Seam.guessedEnd(kept[i], heardEnd: entries[i].heardEnd, heardOn: heardOn)
-            kept[i] = split.heard
-            if !heardOn { droppedByWindow.append(split.guessed.dropped(.guessedPastWindow)) }
-        }
-        for i in kept.indices.dropFirst() {
-            let before = entries[i - 1], start = chunks[i].start
-            if options.onePass, before.heardUntil != nil {
-                // The window opened at a pause near where the one before stopped, so a word or two
-                // may be heard by both: they meet at such a word; otherwise each keeps its own
-                // (the earlier one's times drift late near its end, so a cut by time loses words).
-                if let joined = Seam.anchored(kept[i - 1], kept[i], overlap: start...max(start, before.heardEnd)) {
-                    (kept[i - 1], kept[i]) = joined
-                } else {
-                    kept[i - 1] = Seam.fitted(kept[i - 1], endingBy: start)
-                }
-            } else if !Seam.stopsShort(start, of: before.heardEnd) {
-                withoutGuessedEnd(i - 1, heardOn: !Seam.stopsShort(before.heardEnd, of: start))
-            } else {
-                // (An engine that stopped inside the overlap, the rest being this window's, has no
-                // words past its stop: the windows meet no later than the middle of what both heard.)
-                let overlap = start...before.heardEnd
-                let middle = min(chunks[i - 1].keepUntil ?? .infinity, (overlap.lowerBound + overlap.upperBound) / 2)
-                var joined = Seam.anchored(kept[i - 1], kept[i], overlap: overlap)
-                if joined == nil {
-                    do {
-                        if let referee = try refereed(kept[i - 1], kept[i], before, entries[i], of: audio, language: plan.language, cancellation: cancellation) {
-                            joined = (referee.earlier, referee.later)
-                            loopCutsByWindow.append(referee.filling.loopCuts)
-                            droppedByWindow.append(referee.filling.droppedWords)
-                        }
-                    } catch where cancellation.isCancelled {
-                        throw Cancelled()
-                    } catch {
-                        seamErrors.append(String(format: "at %.1f s: ", middle) + "\(error)")
-                    }
-                }
-                (kept[i - 1], kept[i]) = joined ?? Seam.cut(kept[i - 1], kept[i], at: middle)
-            }
-            kept[i] = Seam.withoutDuplicates(kept[i], after: kept[i - 1])
-        }
-        if let last = entries.indices.last, Seam.stopsShort(entries[last].heardEnd, of: audio.endTime) {
-            withoutGuessedEnd(last, heardOn: false)
-        }
-        let checked = HallucinationGuard().check(kept.flatMap { $0 }.sorted { ($0.start, $0.end) < ($1.start, $1.end) }, speech: regions)
-        // The engines (and models) that produced chunks or arbitrated words, not every installed one.
-        let tiersUsed = Set(entries.compactMap { $0.record.outcome == .recognised ? $0.record.tier : nil } + checked.kept.map(\.tier))
-        let identities = [Tier.modern, .basic].filter(tiersUsed.contains).compactMap { engines.engine($0, for: plan.language)?.identity }
-        let crossChecked = checked.kept.contains { $0.evidence?.disputed != nil }
-        let modern = engines.engine(.modern, for: plan.language)
-        return Transcript(language: plan.language, words: checked.kept, engines: identities, chunks: entries.map(\.record), duration: audio.duration,
-                          speechDetector: options.chunking ? planner.detector.name : nil,
-                          droppedWords: Self.reportedOnce([checked.dropped] + droppedByWindow), wordsOverNoSpeech: checked.flagged,
-                          arbitrations: entries.flatMap(\.verdicts), seamErrors: seamErrors,
-                          checkedBy: crossChecked ? modern.flatMap { engines.crossChecker(for: plan.language, of: $0.identity)?.identity } : nil,
-                          loopCuts: Self.reportedOnce(loopCutsByWindow), beam: BeamTally.sum(entries.map(\.beam)))
+        return entries
     }
 
     /// The chunks still to hear, in order, their edges placed at pauses a pair at a time as they
