@@ -17,18 +17,23 @@ struct SpeedProbe {
     var detection: Double? = nil
     /// Whisper on Capforge's runtime, which hears a chunk's leftover sentence from the window's own pass.
     var onRuntime = false
+    /// Seconds for a 30 s window heard alone, as a file of one chunk is; nil: `window`.
+    var loneWindow: Double? = nil
 
     static let clipSeconds = 30.0
 
     /// Encoder windows per 30 s of a long recording, as it is cut. Chunked: chunks end at pauses,
     /// overlap, and a sentence at a window's edge gets a window of its own unless the next chunk
-    /// hears it (on Capforge's runtime, from the same encoder pass where the chunk's audio ends
-    /// inside the window). `--one-pass`: one window per chunk. Whole file: Whisper's own 30 s
-    /// steps, each from the last sentence it finished. Measured with tiny.en (a temporary trace
-    /// of the encoder) on 5.6, 15.0 and 15.8 min: 16, 41 and 46 windows chunked on the runtime
-    /// (21, 49 and 56 on libwhisper); 14, 36 and 40 with `--one-pass`; 14, 34 and 36 whole.
+    /// hears it. `--one-pass`: one window per chunk. Whole file: Whisper's own 30 s steps, each
+    /// from the last sentence it finished. Measured with tiny.en (a temporary trace of the
+    /// encoder) on 5.6, 15.0 and 15.8 min: 21, 49 and 56 windows chunked; 14, 36 and 40 with
+    /// `--one-pass`; 14, 34 and 36 whole. On Capforge's runtime the probe's 30 s clip, heard
+    /// whole, already pays for a leftover sentence the way a chunk does (from the same pass where
+    /// the chunk's audio ends inside the window), so a file costs its chunks: 12, 35 and 37 there
+    /// (1.15 per 30 s). With 1.4, the encoder passes, the 5.6-minute file was estimated at 11.2 s
+    /// for a run of 8.1 s.
     static func windowsPerThirtySeconds(_ options: TranscriptionOptions, onRuntime: Bool) -> Double {
-        !options.chunking ? 1.2 : options.onePass ? 1.25 : onRuntime ? 1.4 : 1.8
+        !options.chunking ? 1.2 : options.onePass ? 1.25 : onRuntime ? 1.15 : 1.8
     }
 
     private struct Enough: Error {}
@@ -47,12 +52,19 @@ struct SpeedProbe {
         } catch is Enough {}
         let extracted = (clock.now - began) / .seconds(1)
         let audio = MonoAudio(samples: samples)
-        // Heard as the run hears it (two windows side by side where the engine does that), so a
-        // window's price is its share of the time.
-        let cold = try engine.timedSideBySide(audio, language: language)
-        let warm = try engine.timedSideBySide(audio, language: language)
-        let window = warm.seconds / Double(warm.windows)
-        var load = max(0, cold.seconds - warm.seconds)
+        let first = clock.now
+        _ = try engine.transcribe(audio, language: language, cancellation: Cancellation())
+        let second = clock.now
+        _ = try engine.transcribe(audio, language: language, cancellation: Cancellation())
+        let alone = (clock.now - second) / .seconds(1)
+        var load = max(0, (second - first) / .seconds(1) - alone)
+        // Where the run hears two chunks side by side, a window of a longer file costs its share
+        // of their time; a file of one chunk is heard alone.
+        var window = alone
+        if engine.windowsAtOnce > 1 {
+            let pair = try engine.timedSideBySide(audio, language: language)
+            window = pair.seconds / Double(pair.windows)
+        }
         var detection: Double?
         if let detector {
             // Twice as well: the detector may be another model, loaded by its first vote.
@@ -65,7 +77,7 @@ struct SpeedProbe {
             detection = vote
         }
         return SpeedProbe(load: load, window: window, extraction: extracted / max(audio.duration, 1), detection: detection,
-                          onRuntime: engine.identity.runtime == WhisperNetworkChoice.capforge.rawValue)
+                          onRuntime: engine.identity.runtime == WhisperNetworkChoice.capforge.rawValue, loneWindow: alone)
     }
 
     /// Seconds of work for a file of `duration` seconds (the model's load not included), heard
@@ -74,7 +86,8 @@ struct SpeedProbe {
         // The basic tier hears the audio straight through; Whisper pays a window at a time.
         let windows = basic ? duration / Self.clipSeconds
             : duration <= Self.clipSeconds ? 1 : duration / Self.clipSeconds * Self.windowsPerThirtySeconds(options, onRuntime: onRuntime)
-        return windows * window + duration * extraction + detectionEstimate(duration: duration)
+        let price = !basic && duration <= Self.clipSeconds ? loneWindow ?? window : window
+        return windows * price + duration * extraction + detectionEstimate(duration: duration)
     }
 
     /// The language vote's windows for a file of `duration` seconds, priced as if it all were
