@@ -60,11 +60,7 @@ struct SpeedProbe {
         var load = max(0, (second - first) / .seconds(1) - alone)
         // Where the run hears two chunks side by side, a window of a longer file costs its share
         // of their time; a file of one chunk is heard alone.
-        var window = alone
-        if engine.windowsAtOnce > 1 {
-            let pair = try engine.timedSideBySide(audio, language: language)
-            window = pair.seconds / Double(pair.windows)
-        }
+        let window = engine.windowsAtOnce > 1 ? try engine.windowSecondsSideBySide(audio, language: language) : alone
         var detection: Double?
         if let detector {
             // Twice as well: the detector may be another model, loaded by its first vote.

@@ -11,8 +11,8 @@ final class BackgroundWork<Value: Sendable>: Sendable {
     private let cancellation: Cancellation
 
     /// `prepare` runs first on the new thread (an engine sizing the thread's share of the cores);
-    /// `done` is signalled when the work is finished, for a caller waiting on any of several.
-    init(under parent: Cancellation, prepare: @escaping @Sendable () -> Void, done: DispatchSemaphore,
+    /// `done`, if given, is signalled when the work is finished, for a caller waiting on any of several.
+    init(under parent: Cancellation, prepare: @escaping @Sendable () -> Void, done: DispatchSemaphore? = nil,
          _ body: @escaping @Sendable (Cancellation) throws -> Value) {
         let own = parent.child(deadline: nil)
         cancellation = own
@@ -21,7 +21,7 @@ final class BackgroundWork<Value: Sendable>: Sendable {
             let result = Result { try body(own) }
             outcome.withLock { $0 = result }
             finished.signal()
-            done.signal()
+            done?.signal()
         }
         // The size of the main thread's stack: the engines were written for it.
         thread.stackSize = 8 << 20

@@ -24,24 +24,19 @@ final class EngineSpeed: Sendable {
 }
 
 extension SpeechEngine {
-    /// `audio` heard as a chunked run hears chunks: `windowsAtOnce` copies side by side, each on a
-    /// thread with its share of the cores. The seconds that took, and how many copies were heard.
-    public func timedSideBySide(_ audio: MonoAudio, language: Language) throws -> (seconds: Double, windows: Int) {
+    /// The seconds a window of `audio` costs heard as a chunked run hears chunks: `windowsAtOnce`
+    /// copies side by side, each on a thread with its share of the cores, their time shared.
+    public func windowSecondsSideBySide(_ audio: MonoAudio, language: Language) throws -> Double {
         let lanes = windowsAtOnce
         let clock = ContinuousClock()
         let began = clock.now
-        if lanes == 1 {
-            _ = try transcribe(audio, language: language, cancellation: Cancellation())
-        } else {
-            let finished = DispatchSemaphore(value: 0)
-            let copies = (0 ..< lanes).map { _ in
-                BackgroundWork(under: Cancellation(), prepare: { self.shareCores(among: lanes) }, done: finished) { cancellation in
-                    try self.transcribe(audio, language: language, cancellation: cancellation).count
-                }
+        let copies = (0 ..< lanes).map { _ in
+            BackgroundWork(under: Cancellation(), prepare: { self.shareCores(among: lanes) }) { cancellation in
+                try self.transcribe(audio, language: language, cancellation: cancellation).count
             }
-            defer { for copy in copies { copy.abandon() } }
-            for copy in copies { _ = try copy.value() }
         }
-        return ((clock.now - began) / .seconds(1), lanes)
+        defer { for copy in copies { copy.abandon() } }
+        for copy in copies { _ = try copy.value() }
+        return (clock.now - began) / .seconds(1) / Double(lanes)
     }
 }

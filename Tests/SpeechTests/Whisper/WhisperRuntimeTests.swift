@@ -1,6 +1,5 @@
 import CapforgeCore
 import Foundation
-import Synchronization
 import Testing
 import TestSupport
 import WhisperRuntime
@@ -176,18 +175,8 @@ extension WhisperRuntimeTests {
         let clips = try WhisperFixtures.librivoxClips()
         /// `work` on threads of their own, each with its share of the cores, side by side.
         func sideBySide<T: Sendable>(_ work: [@Sendable () throws -> T]) throws -> [T] {
-            let results = Mutex([Int: Result<T, any Error>]())
-            let done = DispatchSemaphore(value: 0)
-            for (i, body) in work.enumerated() {
-                Thread {
-                    engine.shareCores(among: 2)
-                    let result = Result { try body() }
-                    results.withLock { $0[i] = result }
-                    done.signal()
-                }.start()
-            }
-            for _ in work { done.wait() }
-            return try results.withLock { results in try work.indices.map { try results[$0]!.get() } }
+            let running = work.map { body in BackgroundWork(under: Cancellation(), prepare: { engine.shareCores(among: 2) }) { _ in try body() } }
+            return try running.map { try $0.value() }
         }
         func heard(_ clip: WhisperFixtures.Clip) -> @Sendable () throws -> [Word] {
             let audio = clip.audio
