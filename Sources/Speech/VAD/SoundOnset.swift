@@ -5,7 +5,10 @@ import CapforgeCore
 /// its first 2.3 s (and below 0.15 for its first 1.3 s), so "so this is" was never heard, by any
 /// model. The sound is there, though: a region's start moves back over the sound joined to it, to
 /// where that sound began after a pause. Only a short burst moves it: sound that runs on further
-/// back (a music bed, steady noise) is not speech the detector missed.
+/// back (a music bed, steady noise) is not speech the detector missed, and neither is a steady
+/// tone: the detector's padding reached 50 ms into a 2 s ring that ended 0.55 s before the
+/// speaker started (Benchmarks/nonspeech's tone-ring), and Whisper timed the first four words
+/// over the ring.
 enum SoundOnset {
     /// The longest stretch of sound before a region that can be its missed start.
     static let longestMissedStart = 3.0
@@ -52,7 +55,10 @@ enum SoundOnset {
             quietRun += 1
             if quietRun == pauseFrames {
                 let onset = before.startTime + Double(index + pauseFrames) * frame
-                return region.start - onset > frame && region.start - onset <= longestMissedStart ? onset : nil
+                guard region.start - onset > frame, region.start - onset <= longestMissedStart else { return nil }
+                // Syllables rise and fall; a tone holds its level (the pauses in between aside).
+                let sounding = LoudnessEnvelope(levels: levels[(index + pauseFrames)...].filter { $0 >= quiet })
+                return sounding.isSteady(minimumRangeDB: NoSpeechFilter.minimumDynamicRangeDB) ? nil : onset
             }
         }
         return nil

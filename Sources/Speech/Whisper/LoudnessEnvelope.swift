@@ -14,6 +14,10 @@ struct LoudnessEnvelope {
     /// dBFS of each frame.
     let levels: [Double]
 
+    init(levels: [Double]) {
+        self.levels = levels
+    }
+
     init(_ samples: ArraySlice<Float>) {
         levels = stride(from: samples.startIndex, to: samples.endIndex, by: Self.frameLength).map { start in
             let frame = samples[start..<min(samples.endIndex, start + Self.frameLength)]

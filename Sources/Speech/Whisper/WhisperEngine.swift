@@ -239,7 +239,7 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
             WordAssembler.words(in: segments, endOfText: endOfText, timing: options.preciseTiming ? .hybridDTW : .tokens,
                                 origin: audio.startTime, audioEnd: audio.endTime)
         }
-        return Hearing(segments: segments, words: words(segments), overSteadySound: words(steady), language: decodedIn, redecoded: redecoded,
+        return Hearing(segments: segments, words: LeadingSilence.words(words(segments), in: audio), overSteadySound: words(steady), language: decodedIn, redecoded: redecoded,
                        loopCuts: loopCuts, heardUntil: heardUntil, beam: decoded.beam)
     }
 
