@@ -7,10 +7,6 @@ public enum BatchEvent: Sendable {
         case probe, extract, language, transcribe, captions, write, burn, mux
     }
 
-    public enum LanguageSource: String, Sendable, Codable {
-        case requested, streamTag = "stream-tag", detected, fallback
-    }
-
     case batchStarted(files: Int, audioSeconds: Double)
     case fileStarted(index: Int, total: Int, input: BatchInput, duration: Double?)
     case stage(input: BatchInput, stage: Stage, fraction: Double)

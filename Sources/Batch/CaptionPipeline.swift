@@ -5,18 +5,15 @@ import Foundation
 import Media
 import Speech
 
-/// Captions one input: probe → extract → language → transcribe (chunked, journalled) → cues
-/// → write every format → manifest. Failures become a failed `FileResult`, never a stop.
+/// Captions one input: probe → extract → transcribe the file (Speech's `FileTranscriber`) →
+/// cues → write every format → manifest. Failures become a failed `FileResult`, never a stop.
 public final class CaptionPipeline: Sendable {
     public let settings: BatchSettings
     public let engines: TierEngines
     public let calibration: CalibrationTable
     public let layout: OutputLayout
-    public let resolver: TierResolver
     public let settingsKey: String
-    let transcriber: ChunkedTranscriber
-    /// `--translate`: the multilingual Whisper models, writing English.
-    let translator: ChunkedTranscriber?
+    let transcription: FileTranscriber
     let style: StyleSheet
     /// Which input each existing output was written for.
     let owners = OutputOwners()
@@ -26,14 +23,13 @@ public final class CaptionPipeline: Sendable {
         self.engines = engines
         self.calibration = calibration
         self.layout = layout
-        resolver = TierResolver(inventory: engines.inventory())
         settingsKey = try settings.key(engines: (engines.modern + engines.basic).map(\.identity), crossChecker: engines.crossChecker?.identity,
                                        calibration: calibration)
-        transcriber = ChunkedTranscriber(engines: engines, calibration: calibration, options: settings.transcription)
-        translator = settings.translate == true
-            ? ChunkedTranscriber(engines: engines.translating(), calibration: calibration, options: settings.transcription) : nil
+        transcription = FileTranscriber(engines: engines, calibration: calibration, options: settings.transcription, translates: settings.translate == true)
         style = try StyleSheet.load(named: settings.style)
     }
+
+    public var resolver: TierResolver { transcription.resolver }
 
     /// The recorded result when the input's outputs are complete and current (a rerun skips it).
     public func currentResult(_ input: BatchInput) -> FileResult? {
@@ -63,7 +59,7 @@ public final class CaptionPipeline: Sendable {
         let mux: SubtitleMux?
     }
 
-    /// Probe → extract → language → transcribe → cues → write. `beforeInference` runs between
+    /// Probe → extract → transcribe → cues → write. `beforeInference` runs between
     /// extraction and recognition (the runner waits there for a previous file's burn-in: on two
     /// cores decoding must not overlap inference). Failures become a failed result; only an
     /// interruption throws.
@@ -98,23 +94,14 @@ public final class CaptionPipeline: Sendable {
             beforeInference()
 
             emit(.stage(input: input, stage: .language, fraction: 0))
-            // One pass of the speech detector serves language detection, chunk planning and the
-            // check of the words against it.
-            let speech = try transcriber.planner.detector.speechRegions(across: audio)
-            result.speech = speech
-            let (language, source) = try known.language.map { ($0, known.source) } ?? detectedLanguage(audio: audio, speech: speech)
-            let plan = try resolver.resolve(language, preference: settings.tier)
-            result.language = plan.language
-            // A file without speech has no language to be wrong about.
-            if source == .fallback, !speech.isEmpty {
-                let why = engines.languageDetector != nil
-                    ? "detection found no supported language it was sure of"
-                    : "no multilingual Whisper model is installed to detect it"
-                result.warnings.append("the spoken language was not verified: English assumed (\(why)); pass --lang CODE if it is not English")
-            }
-            emit(.tierResolved(input: input, source: source, plan: plan, model: modelLabel(plan)))
-
-            let passes = try captionPasses(plan, speechFound: !speech.isEmpty, languageSource: source, warnings: &result.warnings)
+            let request = TranscriptionRequest(language: known.language, languageSource: known.source, tier: settings.tier,
+                                               translate: settings.translate == true, alsoOriginal: settings.alsoOriginal == true)
+            let file = try transcription.plan(audio, request: request)
+            result.speech = file.speech
+            result.language = file.plan.language
+            result.warnings += file.notes.map(\.description)
+            emit(.tierResolved(input: input, source: file.languageSource, plan: file.plan, model: modelLabel(file.plan)))
+            let passes = try file.passes.get()
             let subtitled = layout.subtitled(for: input, extension: SubtitleMux.outputExtension(for: input.url, container: probe.container))
             var planned = passes.flatMap { pass in
                 settings.formats.map { (url: layout.subtitle(for: input, language: pass.captionLanguage, format: $0), kind: OutputKind.captions) }
@@ -138,27 +125,17 @@ public final class CaptionPipeline: Sendable {
             var written: [WrittenCaptions] = []
             for (number, pass) in passes.enumerated() {
                 emit(.stage(input: input, stage: .transcribe, fraction: 0))
-                let journal = try TranscriptionJournal(
-                    url: layout.stateFolder(for: input).appendingPathComponent("journal/\(String(SHA256.hex(of: Data(input.relativePath.utf8)).prefix(24)))\(pass.journalSuffix).jsonl"),
-                    key: "\(settingsKey)-\(fileIdentity.headTailSHA256)-\(fileIdentity.size)-\(plan.language)-\(pass.plan.mode.rawValue)\(pass.journalSuffix)")
-                var transcript = try pass.transcriber.transcribe(audio, plan: pass.plan, speech: speech, journal: journal, cancellation: cancellation) { progress in
+                let journal = JournalPlace(folder: layout.stateFolder(for: input).appendingPathComponent("journal"),
+                                           name: String(SHA256.hex(of: Data(input.relativePath.utf8)).prefix(24)),
+                                           key: "\(settingsKey)-\(fileIdentity.headTailSHA256)-\(fileIdentity.size)")
+                let heard = try transcription.transcribe(audio, pass: pass, of: file, journal: journal, cancellation: cancellation) { progress in
                     emit(.chunk(input: input, progress: progress))
                 }
-                // Speech that no engine could recognise is a failure, not "no speech": empty captions
-                // must not pass as done (a rerun would then skip the file as current).
-                if transcript.chunks.contains(where: { $0.outcome == .failed }),
-                   !transcript.chunks.contains(where: { $0.outcome == .recognised }) {
-                    let reason = transcript.chunks.first { $0.outcome == .failed }?.error ?? "no engine could recognise it"
-                    throw BatchError.recognitionFailed(reason: reason)
-                }
-                if pass.isTranslation {
-                    transcript.translatedFrom = transcript.language
-                    transcript.language = .english
-                }
+                let transcript = heard.transcript
                 emit(.stage(input: input, stage: .captions, fraction: 0))
                 emit(.stage(input: input, stage: .write, fraction: 0))
                 let captions = try write(transcript, of: input, fps: fps, video: video, mediaEnd: probe.mediaEnd(known.stream), policy: policy.writing(.captions))
-                journal.discard()
+                heard.discardJournal()
                 result.outputs += captions.outputs
                 result.warnings += passWarnings(captions, pass: pass, passes: passes.count)
                 // The timeline shows the first pass's cues, so its moments are the ones pinned.
@@ -390,7 +367,7 @@ public final class CaptionPipeline: Sendable {
     /// The audio stream to caption and what is known of its language before listening: as
     /// requested (from that language's stream when there is one), else the stream's tag; nil
     /// leaves it to detection. The run and the dry run both decide by this.
-    func knownLanguage(_ probe: MediaProbe) -> (stream: AudioStreamSelection, language: Language?, source: BatchEvent.LanguageSource) {
+    func knownLanguage(_ probe: MediaProbe) -> (stream: AudioStreamSelection, language: Language?, source: LanguageSource) {
         switch settings.language {
         case .fixed(let wanted):
             let tagged = probe.audioStreams.contains { $0.language == wanted }
@@ -399,32 +376,16 @@ public final class CaptionPipeline: Sendable {
             return (.automatic, (try? probe.audioStream(.automatic))?.language, .streamTag)
         }
     }
-
-    /// Whisper's vote over three windows of speech, else English.
-    private func detectedLanguage(audio: any AudioSource, speech: [SpeechRegion]) throws -> (Language, BatchEvent.LanguageSource) {
-        if let detector = engines.languageDetector {
-            let windows = try LanguageVote.windows(of: audio, regions: speech)
-            let guesses = try windows.compactMap { try detector.detectLanguage($0) }
-            if let winner = LanguageVote.winner(guesses), (try? resolver.resolve(winner.language)) != nil {
-                return (winner.language, .detected)
-            }
-        }
-        return (.english, .fallback)
-    }
 }
 
 public enum BatchError: Error, CustomStringConvertible, Equatable {
     case interrupted
-    case recognitionFailed(reason: String)
-    case cannotTranslate(reason: String)
     case inputRemoved(path: String)
     case outputOfAnotherInput(path: String, owner: String, ownerExists: Bool)
 
     public var description: String {
         switch self {
         case .interrupted: return "interrupted"
-        case .recognitionFailed(let reason): return "no speech could be recognised by any tier: \(reason)"
-        case .cannotTranslate(let reason): return reason + " (or add --also-original to write the spoken language's captions alone)"
         case .inputRemoved(let path): return "\(path): no longer exists: it was removed or renamed after the run started, so nothing was written for it"
         case .outputOfAnotherInput(let path, let owner, true):
             return "\(path) holds what Capforge wrote for another input, \(owner) (outputs are named without the extension); "

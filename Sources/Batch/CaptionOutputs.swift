@@ -3,18 +3,6 @@ import Captions
 import Foundation
 import Speech
 
-/// One set of captions a file gets: what was said, or (`--translate`) Whisper's English for it.
-struct CaptionPass {
-    let plan: TierPlan
-    let transcriber: ChunkedTranscriber
-    let engines: TierEngines
-    let isTranslation: Bool
-    /// The language of the caption text, and of its file names.
-    var captionLanguage: Language { isTranslation ? .english : plan.language }
-    /// Each pass journals apart, so that resuming one never replays the other's chunks.
-    var journalSuffix: String { isTranslation ? "-translation" : "" }
-}
-
 /// A transcript turned into cues and written in every format asked for.
 struct WrittenCaptions {
     let transcript: Transcript
@@ -25,44 +13,11 @@ struct WrittenCaptions {
 }
 
 extension CaptionPipeline {
-    /// The passes for a file of `plan`: the translation first when one is asked for and can be
-    /// made, the spoken language's captions when asked for or when there is nothing to translate.
-    /// `speechFound` and `languageSource` say why English is the plan's language: heard, or
-    /// assumed for want of speech or of certainty.
-    func captionPasses(_ plan: TierPlan, speechFound: Bool, languageSource: BatchEvent.LanguageSource, warnings: inout [String]) throws -> [CaptionPass] {
-        let original = CaptionPass(plan: plan, transcriber: transcriber, engines: engines, isTranslation: false)
-        guard settings.translate == true, let translator else { return [original] }
-        guard plan.language != .english else {
-            if !speechFound {
-                warnings.append("no speech was found, so --translate had nothing to translate")
-            } else if languageSource == .fallback {
-                warnings.append("--translate translated nothing: the spoken language could not be told, so English was assumed; pass --lang CODE to translate it")
-            } else {
-                // Said as known, not as fact: noise Whisper calls English is not English speech.
-                let known = languageSource == .detected ? "Whisper heard English" : languageSource == .streamTag ? "the audio is tagged English" : "--lang en was given"
-                warnings.append("\(known), so --translate has nothing to translate: the captions are what was said")
-            }
-            return [original]
-        }
-        guard translator.engines.engine(.modern, for: plan.language) != nil else {
-            let reason = "cannot translate \(plan.language.name) to English: only a multilingual Whisper model can, and none installed here covers it"
-                + (plan.mode == .basic ? " (the basic tier, which recognises it, cannot translate)" : "")
-                + "; install one with 'capforge models install base'"
-            guard settings.alsoOriginal == true else { throw BatchError.cannotTranslate(reason: reason) }
-            warnings.append(reason + "; only the \(plan.language.name) captions were written")
-            return [original]
-        }
-        // The basic tier would write the spoken language into an English file: never a stand-in here.
-        let translation = CaptionPass(plan: TierPlan(language: plan.language, mode: .modern, basicFallback: false),
-                                      transcriber: translator, engines: translator.engines, isTranslation: true)
-        return settings.alsoOriginal == true ? [translation, original] : [translation]
-    }
-
     /// The dry run's language and tier for a file `--translate` will translate ("es→en",
     /// "modern (base, translating)"); nil when it will not be translated.
     func translationLabel(_ plan: TierPlan) -> (language: String, tier: String)? {
         guard settings.translate == true, plan.language != .english else { return nil }
-        guard let engine = translator?.engines.engine(.modern, for: plan.language) else {
+        guard let engine = transcription.translators?.engine(.modern, for: plan.language) else {
             return ("\(plan.language.code)→en", "cannot translate (no multilingual Whisper model)")
         }
         let original = settings.alsoOriginal == true ? ", then \(plan.language.code) as spoken" : ""
@@ -118,7 +73,7 @@ extension CaptionPipeline {
 
     /// What a pass did that was not asked for, said wherever the user looks (terminal, summary,
     /// report), not only in the JSON; a translation's own lines say so when both were made.
-    func passWarnings(_ captions: WrittenCaptions, pass: CaptionPass, passes: Int) -> [String] {
+    func passWarnings(_ captions: WrittenCaptions, pass: TranscriptionPass, passes: Int) -> [String] {
         let transcript = captions.transcript
         var warnings: [String] = []
         if captions.built.cues.isEmpty && settings.formats.contains(.srt) {
