@@ -48,7 +48,7 @@ public enum DryRun {
                 let assumed = try? pipeline.resolver.resolve(.english, preference: pipeline.settings.tier)
                 plan = assumed
                 let model = assumed.flatMap(pipeline.modelLabel).map { " (\($0))" } ?? ""
-                (language, tier) = pipeline.engines.languageDetector == nil
+                (language, tier) = pipeline.transcription.languageVoter == nil
                     ? ("auto", "English assumed: no multilingual model is installed to detect it" + model)
                     : ("auto", "decided after detection, priced as English" + model)
             }
@@ -58,15 +58,13 @@ public enum DryRun {
                                                       variant: SpeedHistory.variant(of: pipeline.settings),
                                                       model: plan.flatMap(pipeline.modelName), duration: audioSeconds)
             anyMeasured = anyMeasured || measured
-            if !measured, let plan, plan.mode != .arbitrate, !pipeline.isCrossChecked(plan),
-               let engine = pipeline.engines.engine(plan.mode == .basic ? .basic : .modern, for: plan.language) {
-                let detector = requested == nil ? pipeline.engines.languageDetector : nil
+            if !measured, let plan, plan.mode != .arbitrate, !pipeline.isCrossChecked(plan), let model = pipeline.modelName(plan) {
+                let voter = requested == nil ? pipeline.transcription.languageVoter?.model : nil
                 // A model timed with and without the language vote are two probes.
-                let name = engine.identity.modelLabel
-                    + (detector.map { " with \($0.identity.model)'s language vote" } ?? "")
+                let name = model + (voter.map { " with \($0)'s language vote" } ?? "")
                 if probes[name] == nil {
-                    probes[name] = try? SpeedProbe.measure(engine: engine, language: plan.language, file: input.url,
-                                                           selection: pipeline.knownLanguage(probe).stream, detector: detector)
+                    probes[name] = try? SpeedProbe.measure(pipeline.transcription, plan: plan, file: input.url,
+                                                           selection: pipeline.knownLanguage(probe).stream, detecting: voter != nil)
                     if let timed = probes[name] ?? nil {
                         total += timed.load
                         probed.append(name)

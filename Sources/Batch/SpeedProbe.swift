@@ -3,45 +3,22 @@ import Foundation
 import Media
 import Speech
 
-/// Before a machine has any history, the dry run times the engine itself: 30 s of the first
-/// file heard twice (the first time loads the model), and the extraction of those 30 s; for a
-/// file whose language is left to detection, the detecting model's vote on them too.
+/// Before a machine has any history, the dry run times the work itself: the extraction of 30 s
+/// of the first file, and Speech's recognition of them (`TranscriptionTiming`).
 struct SpeedProbe {
-    /// Seconds to load the models, once a run.
-    let load: Double
-    /// Seconds for one 30 s window (its share where windows are heard side by side).
-    let window: Double
+    let speech: TranscriptionTiming
     /// Seconds of extraction (and the speech detector) per second of media.
     let extraction: Double
-    /// Seconds for one window of language detection; nil when no detection was timed.
-    var detection: Double? = nil
-    /// Whisper on Capforge's runtime, which hears a chunk's leftover sentence from the window's own pass.
-    var onRuntime = false
-    /// Seconds for a 30 s window heard alone, as a file of one chunk is; nil: `window`.
-    var loneWindow: Double? = nil
 
-    static let clipSeconds = 30.0
-
-    /// Encoder windows per 30 s of a long recording, as it is cut. Chunked: chunks end at pauses,
-    /// overlap, and a sentence at a window's edge gets a window of its own unless the next chunk
-    /// hears it. `--one-pass`: one window per chunk. Whole file: Whisper's own 30 s steps, each
-    /// from the last sentence it finished. Measured with tiny.en (a temporary trace of the
-    /// encoder) on 5.6, 15.0 and 15.8 min: 21, 49 and 56 windows chunked; 14, 36 and 40 with
-    /// `--one-pass`; 14, 34 and 36 whole. On Capforge's runtime the probe's 30 s clip, heard
-    /// whole, already pays for a leftover sentence the way a chunk does (from the same pass where
-    /// the chunk's audio ends inside the window), so a file costs its chunks: 12, 35 and 37 there
-    /// (1.15 per 30 s). With 1.4, the encoder passes, the 5.6-minute file was estimated at 11.2 s
-    /// for a run of 8.1 s.
-    static func windowsPerThirtySeconds(_ options: TranscriptionOptions, onRuntime: Bool) -> Double {
-        !options.chunking ? 1.2 : options.onePass ? 1.25 : onRuntime ? 1.15 : 1.8
-    }
+    /// Seconds to load the models, once a run.
+    var load: Double { speech.load }
 
     private struct Enough: Error {}
 
-    static func measure(engine: any SpeechEngine, language: Language, file: URL, selection: AudioStreamSelection,
-                        detector: (any SpeechEngine)? = nil) throws -> SpeedProbe {
+    /// `detecting`: the file's language is left to the vote, which is timed too.
+    static func measure(_ transcription: FileTranscriber, plan: TierPlan, file: URL, selection: AudioStreamSelection, detecting: Bool) throws -> SpeedProbe? {
         var samples: [Float] = []
-        let wanted = Int(Self.clipSeconds) * MonoAudio.sampleRate
+        let wanted = Int(TranscriptionTiming.clipSeconds) * MonoAudio.sampleRate
         let clock = ContinuousClock()
         let began = clock.now
         do {
@@ -51,45 +28,14 @@ struct SpeedProbe {
             }
         } catch is Enough {}
         let extracted = (clock.now - began) / .seconds(1)
-        let audio = MonoAudio(samples: samples)
-        let first = clock.now
-        _ = try engine.transcribe(audio, language: language, cancellation: Cancellation())
-        let second = clock.now
-        _ = try engine.transcribe(audio, language: language, cancellation: Cancellation())
-        let alone = (clock.now - second) / .seconds(1)
-        var load = max(0, (second - first) / .seconds(1) - alone)
-        // Where the run hears two chunks side by side, a window of a longer file costs its share
-        // of their time; a file of one chunk is heard alone.
-        let window = engine.windowsAtOnce > 1 ? try engine.windowSecondsSideBySide(audio, language: language) : alone
-        var detection: Double?
-        if let detector {
-            // Twice as well: the detector may be another model, loaded by its first vote.
-            let first = clock.now
-            _ = try detector.detectLanguage(audio)
-            let second = clock.now
-            _ = try detector.detectLanguage(audio)
-            let vote = (clock.now - second) / .seconds(1)
-            load += max(0, (second - first) / .seconds(1) - vote)
-            detection = vote
-        }
-        return SpeedProbe(load: load, window: window, extraction: extracted / max(audio.duration, 1), detection: detection,
-                          onRuntime: engine.identity.runtime == WhisperNetworkChoice.capforge.rawValue, loneWindow: alone)
+        let clip = MonoAudio(samples: samples)
+        guard let speech = try transcription.timing(on: clip, plan: plan, detecting: detecting) else { return nil }
+        return SpeedProbe(speech: speech, extraction: extracted / max(clip.duration, 1))
     }
 
     /// Seconds of work for a file of `duration` seconds (the model's load not included), heard
     /// as `options` cut it.
     func estimate(duration: Double, basic: Bool, options: TranscriptionOptions) -> Double {
-        // The basic tier hears the audio straight through; Whisper pays a window at a time.
-        let windows = basic ? duration / Self.clipSeconds
-            : duration <= Self.clipSeconds ? 1 : duration / Self.clipSeconds * Self.windowsPerThirtySeconds(options, onRuntime: onRuntime)
-        let price = !basic && duration <= Self.clipSeconds ? loneWindow ?? window : window
-        return windows * price + duration * extraction + detectionEstimate(duration: duration)
-    }
-
-    /// The language vote's windows for a file of `duration` seconds, priced as if it all were
-    /// speech (the dry run has not listened to it).
-    private func detectionEstimate(duration: Double) -> Double {
-        guard let detection else { return 0 }
-        return Double(LanguageVote.centres(of: [SpeechRegion(start: 0, end: duration)]).count) * detection
+        speech.estimate(duration: duration, basic: basic, options: options) + duration * extraction
     }
 }

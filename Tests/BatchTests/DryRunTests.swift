@@ -1,7 +1,7 @@
 @testable import Batch
 import CapforgeCore
 import Foundation
-import Speech
+@testable import Speech
 import Testing
 
 /// `--dry-run` says what the run will do: the same language, and an estimate from this
@@ -214,27 +214,12 @@ struct DryRunProbeTests {
         #expect(assumed.stdout.contains("(no history yet: tiny.en on capforge timed on 30 s of the first of its files)"), "\(assumed.stdout)")
     }
 
-    /// Whisper pays a whole window for a short file and, per 30 s of a long one, about 1.8
-    /// windows chunked (1.15 on the runtime, whose chunks each cost about what the probe's clip did),
-    /// 1.25 with `--one-pass` and 1.2 for the whole file in one go.
-    @Test func theProbesEstimateCountsWindows() throws {
-        let probe = SpeedProbe(load: 0.5, window: 1.0, extraction: 0.01)
-        var options = TranscriptionOptions()
-        #expect(abs(probe.estimate(duration: 10, basic: false, options: options) - (1 + 0.1)) < 1e-9)
-        #expect(abs(probe.estimate(duration: 300, basic: false, options: options) - (18 + 3)) < 1e-9)
-        // A window's share of two heard side by side, but a file of one chunk heard alone.
-        let runtime = SpeedProbe(load: 0.5, window: 1.0, extraction: 0.01, onRuntime: true, loneWindow: 1.5)
-        #expect(abs(runtime.estimate(duration: 300, basic: false, options: options) - (11.5 + 3)) < 1e-9)
-        #expect(abs(runtime.estimate(duration: 10, basic: false, options: options) - (1.5 + 0.1)) < 1e-9)
-        #expect(abs(probe.estimate(duration: 300, basic: true, options: options) - (10 + 3)) < 1e-9)
-        options.onePass = true
-        #expect(abs(probe.estimate(duration: 300, basic: false, options: options) - (12.5 + 3)) < 1e-9)
-        options.chunking = false
-        #expect(abs(probe.estimate(duration: 300, basic: false, options: options) - (12 + 3)) < 1e-9)
-        #expect(abs(probe.estimate(duration: 10, basic: false, options: options) - (1 + 0.1)) < 1e-9)
-        // The language vote hears up to three windows, one for a short file.
-        let voting = SpeedProbe(load: 0.5, window: 1.0, extraction: 0.01, detection: 0.25)
-        #expect(abs(voting.estimate(duration: 10, basic: false, options: options) - (1 + 0.1 + 0.25)) < 1e-9)
-        #expect(abs(voting.estimate(duration: 300, basic: false, options: options) - (12 + 3 + 0.75)) < 1e-9)
+    /// The probe's estimate is Speech's recognition (TranscriptionTimingTests) and the extraction.
+    @Test func theProbeAddsExtractionToRecognition() throws {
+        let speech = TranscriptionTiming(load: 0.5, window: 1.0)
+        let probe = SpeedProbe(speech: speech, extraction: 0.01)
+        let options = TranscriptionOptions()
+        #expect(abs(probe.estimate(duration: 300, basic: false, options: options) - (speech.estimate(duration: 300, basic: false, options: options) + 3)) < 1e-9)
+        #expect(probe.load == 0.5)
     }
 }
