@@ -89,7 +89,11 @@ public struct FileResult: Sendable, Codable, Equatable {
     public var lowConfidenceShare: Double?
     public var seconds: Double
     public var outputs: [String]
+    /// Every line the user is warned by, in the order they arose: the file's own (extraction,
+    /// captions, copies) and the transcription's notes, rendered by `TranscriptionNote.description`.
     public var warnings: [String]
+    /// The transcription's notes, typed (optional, so manifests written before them still read).
+    public var notes: [TranscriptionNote]?
     public var error: String?
     /// Chunk outcomes and spans, for the report's timeline.
     public var chunks: [ChunkRecord]
@@ -111,17 +115,6 @@ public struct FileResult: Sendable, Codable, Equatable {
         public var lines: [[MarkedText]]?
     }
 
-    /// A moment a warning is about, pinned to the report's timeline.
-    public struct TimelineMark: Sendable, Codable, Equatable {
-        public enum Kind: String, Sendable, Codable {
-            case fallback, failedChunk = "failed-chunk", dropped, truncated
-        }
-        public var start: Double
-        public var end: Double
-        public var kind: Kind
-        public var text: String
-    }
-
     public init(relativePath: String, path: String, status: Status, seconds: Double = 0) {
         self.relativePath = relativePath
         self.path = path
@@ -131,6 +124,12 @@ public struct FileResult: Sendable, Codable, Equatable {
         warnings = []
         chunks = []
         cueMarks = []
+    }
+
+    /// Records what a transcription noted, typed and as warning lines.
+    mutating func note(_ notes: [TranscriptionNote]) {
+        self.notes = (self.notes ?? []) + notes
+        warnings += notes.map(\.description)
     }
 
     /// "tiny.en", "tiny.en, en-us", "tiny.en (checked by base)"; "-" before any word.

@@ -55,47 +55,41 @@ extension CaptionPipeline {
         return WrittenCaptions(transcript: transcript, built: built, quality: quality, ass: ass, outputs: outputs)
     }
 
-    /// Where the report's timeline pins what the warnings of a pass say: chunks that fell back
-    /// or failed, words dropped over no speech.
-    func timelineMarks(_ transcript: Transcript, plan: TierPlan) -> [FileResult.TimelineMark] {
-        var marks: [FileResult.TimelineMark] = []
-        for chunk in transcript.chunks {
-            if chunk.outcome == .failed {
-                marks.append(.init(start: chunk.start, end: chunk.end, kind: .failedChunk, text: "not recognised by any tier: " + (chunk.error ?? "")))
-            } else if plan.mode == .modern && chunk.tier == .basic {
-                marks.append(.init(start: chunk.start, end: chunk.end, kind: .fallback, text: "fell back to the basic tier: " + (chunk.error ?? "the modern tier failed")))
-            }
-        }
-        marks += transcript.droppedWords.map { .init(start: $0.word.start, end: $0.word.end, kind: .dropped, text: "dropped “\($0.word.text)”: \($0.reason.explanation)") }
-        marks += transcript.loopCuts.map { .init(start: $0.start, end: $0.end, kind: .dropped, text: "the recogniser looped: wrote “\($0.heard)”, kept “\($0.kept)”") }
-        return marks
-    }
-
-    /// What a pass did that was not asked for, said wherever the user looks (terminal, summary,
-    /// report), not only in the JSON; a translation's own lines say so when both were made.
-    func passWarnings(_ captions: WrittenCaptions, pass: TranscriptionPass, passes: Int) -> [String] {
-        let transcript = captions.transcript
+    /// What writing a pass's captions did that was not asked for; `translation`: the English
+    /// translation of a file that also gets its spoken language's captions.
+    func captionWarnings(_ captions: WrittenCaptions, translation: Bool) -> [String] {
         var warnings: [String] = []
         if captions.built.cues.isEmpty && settings.formats.contains(.srt) {
-            let found = transcript.droppedWords.isEmpty ? "no speech was found" : "no words were kept (the dropped words are listed below)"
+            let found = captions.transcript.droppedWords.isEmpty ? "no speech was found" : "no words were kept (the dropped words are listed below)"
             warnings.append("\(found): no SRT written (an SRT without cues is not valid for every reader); "
                 + "the other formats are written with no cues")
         }
         warnings += captions.built.splits.filter { $0.reason == .mediaEnd }.map { "cue \($0.cue) \($0.message)" }
-        let fellBack = transcript.chunks.filter { pass.plan.mode == .modern && $0.tier == .basic }
-        if let first = fellBack.first {
-            warnings.append("\(fellBack.count) of \(transcript.chunks.count) chunk(s) fell back to the basic tier (flagged as such): "
-                + (first.error ?? "the modern tier failed"))
+        return translation ? warnings.map { TranscriptionNote.ofTranslation + $0 } : warnings
+    }
+}
+
+extension FileResult {
+    /// What the summary, the report and the manifest say of the captions: those the viewer reads
+    /// first (the translation when there is one). `mode`: the first pass's.
+    mutating func describe(_ written: [WrittenCaptions], mode: TierPlan.Mode, lowConfidence: Double) {
+        let primary = written[0]
+        language = primary.transcript.language
+        translatedFrom = primary.transcript.translatedFrom
+        tier = primary.transcript.tier
+        self.mode = mode
+        models = primary.transcript.engines.map(\.modelLabel)
+        checkedBy = primary.transcript.checkedBy?.model
+        basicShare = primary.transcript.basicShare
+        words = primary.transcript.words.count
+        cues = primary.built.cues.count
+        violations = primary.built.violations.count
+        lowConfidenceShare = primary.quality.lowConfidenceShare
+        chunks = written.flatMap(\.transcript.chunks)
+        cueMarks = primary.built.cues.map { cue in
+            CueMark(start: Double(cue.start) / 1000, end: Double(cue.end) / 1000, tier: cue.tier,
+                    score: cue.words.isEmpty ? nil : cue.words.reduce(0) { $0 + $1.score } / Double(cue.words.count),
+                    lines: cue.markedLines { $0.score < lowConfidence })
         }
-        warnings += Self.transcriptWarnings(transcript)
-        warnings += confidenceWarnings(transcript, engines: pass.engines)
-        let failedChunks = transcript.chunks.filter { $0.outcome == .failed }
-        if !failedChunks.isEmpty {
-            warnings.append("\(failedChunks.count) chunk(s) could not be recognised by any tier: "
-                + failedChunks.map { String(format: "%.1f–%.1f s", $0.start, $0.end) }.joined(separator: ", ")
-                + "; their speech is missing from the captions, and a rerun retries the file")
-        }
-        guard pass.isTranslation && passes > 1 else { return warnings }
-        return warnings.map { "English translation: " + $0 }
     }
 }

@@ -78,115 +78,27 @@ public final class CaptionPipeline: Sendable {
             result.duration = probe.duration
 
             emit(.stage(input: input, stage: .extract, fraction: 0))
-            // Spooled to disk beside the manifest: a 10-hour recording captions in the memory of a 10-minute one.
-            let audio = try SpooledAudio(in: layout.stateFolder(for: input).appendingPathComponent("spool"))
-            let known = knownLanguage(probe)
-            let extraction = try AudioExtractor(path: input.url.path, selection: known.stream).extract(cancellation: cancellation, silence: audio.appendSilence) {
-                try audio.append($0)
-            }
-            try audio.finish()
-            result.warnings += extraction.warnings.map(\.description)
+            let language = knownLanguage(probe)
+            var (audio, marks) = try extract(input, stream: language.stream, warnings: &result.warnings, cancellation: cancellation)
             result.hasVideo = probe.video != nil
-            var marks = extraction.warnings.compactMap { warning -> FileResult.TimelineMark? in
-                guard case .truncated(let got, let expected) = warning else { return nil }
-                return FileResult.TimelineMark(start: got, end: expected, kind: .truncated, text: warning.description)
-            }
             beforeInference()
 
             emit(.stage(input: input, stage: .language, fraction: 0))
-            let request = TranscriptionRequest(language: known.language, languageSource: known.source, tier: settings.tier,
+            let request = TranscriptionRequest(language: language.language, languageSource: language.source, tier: settings.tier,
                                                translate: settings.translate == true, alsoOriginal: settings.alsoOriginal == true)
             let file = try transcription.plan(audio, request: request)
             result.speech = file.speech
             result.language = file.plan.language
-            result.warnings += file.notes.map(\.description)
+            result.note(file.notes)
             emit(.tierResolved(input: input, source: file.languageSource, plan: file.plan, model: modelLabel(file.plan)))
             let passes = try file.passes.get()
-            let subtitled = layout.subtitled(for: input, extension: SubtitleMux.outputExtension(for: input.url, container: probe.container))
-            var planned = passes.flatMap { pass in
-                settings.formats.map { (url: layout.subtitle(for: input, language: pass.captionLanguage, format: $0), kind: OutputKind.captions) }
-            }
-            if settings.burn != nil, probe.video != nil { planned.append((layout.burned(for: input), .video)) }
-            if settings.mux == true, probe.video != nil { planned.append((subtitled, .video)) }
-            // Refused outputs (a hand-made file, an input, a device, another input's outputs) fail
-            // the file before the long part.
-            for output in planned {
-                // Another input's output is named as such before any ledger calls it a stranger's.
-                try claim(output.url, for: input, identity: fileIdentity, overwrite: policy.overwrite)
-                _ = try policy.writing(output.kind).destination(for: output.url)
-            }
+            try claimOutputs(of: input, identity: fileIdentity, passes: passes, probe: probe, policy: policy)
 
-            // A damaged header can claim any frame rate; frame gaps then use the usual default.
-            let fps = FrameTiming.plausible(probe.video?.frameRate)
-            if let rate = probe.video?.frameRate, fps == nil {
-                result.warnings.append(String(format: "the video claims %g frames per second; caption gaps use %g fps instead", rate, FrameTiming.fallbackRate))
-            }
-            let video = VideoSize(width: probe.video?.displayWidth ?? 1920, height: probe.video?.displayHeight ?? 1080)
-            var written: [WrittenCaptions] = []
-            for (number, pass) in passes.enumerated() {
-                emit(.stage(input: input, stage: .transcribe, fraction: 0))
-                let journal = JournalPlace(folder: layout.stateFolder(for: input).appendingPathComponent("journal"),
-                                           name: String(SHA256.hex(of: Data(input.relativePath.utf8)).prefix(24)),
-                                           key: "\(settingsKey)-\(fileIdentity.headTailSHA256)-\(fileIdentity.size)")
-                let heard = try transcription.transcribe(audio, pass: pass, of: file, journal: journal, cancellation: cancellation) { progress in
-                    emit(.chunk(input: input, progress: progress))
-                }
-                let transcript = heard.transcript
-                emit(.stage(input: input, stage: .captions, fraction: 0))
-                emit(.stage(input: input, stage: .write, fraction: 0))
-                let captions = try write(transcript, of: input, fps: fps, video: video, mediaEnd: probe.mediaEnd(known.stream), policy: policy.writing(.captions))
-                heard.discardJournal()
-                result.outputs += captions.outputs
-                result.warnings += passWarnings(captions, pass: pass, passes: passes.count)
-                // The timeline shows the first pass's cues, so its moments are the ones pinned.
-                if number == 0 { marks += timelineMarks(transcript, plan: pass.plan) }
-                written.append(captions)
-            }
-            // The summary, the report and the manifest describe what the viewer reads first: the
-            // translation when there is one.
-            let primary = written[0]
-            result.language = primary.transcript.language
-            result.translatedFrom = primary.transcript.translatedFrom
-            result.tier = primary.transcript.tier
-            result.mode = passes[0].plan.mode
-            result.models = primary.transcript.engines.map(\.modelLabel)
-            result.checkedBy = primary.transcript.checkedBy?.model
-            result.basicShare = primary.transcript.basicShare
-            result.words = primary.transcript.words.count
-            result.cues = primary.built.cues.count
-            result.violations = primary.built.violations.count
-            result.lowConfidenceShare = primary.quality.lowConfidenceShare
-            result.chunks = written.flatMap(\.transcript.chunks)
-            result.cueMarks = primary.built.cues.map { cue in
-                FileResult.CueMark(start: Double(cue.start) / 1000, end: Double(cue.end) / 1000, tier: cue.tier,
-                                   score: cue.words.isEmpty ? nil : cue.words.reduce(0) { $0 + $1.score } / Double(cue.words.count),
-                                   lines: cue.markedLines { $0.score < settings.lowConfidence })
-            }
+            let written = try captions(of: input, identity: fileIdentity, probe: probe, stream: language.stream, audio: audio, file: file,
+                                       policy: policy, into: &result, marks: &marks, cancellation: cancellation, emit: emit)
+            result.describe(written, mode: passes[0].plan.mode, lowConfidence: settings.lowConfidence)
             result.marks = marks
-            var burn: BurnIn?
-            if var options = settings.burn, probe.video != nil {
-                options.noticeText = settings.noticeText ?? QualityNotice.text(for: primary.transcript.language)
-                burn = BurnIn(input: input.url.path, output: layout.burned(for: input).path, script: primary.ass.document(), styleSheet: style,
-                              options: options, outputPolicy: policy.writing(.video))
-            } else if settings.burn != nil {
-                result.warnings.append("no video stream: nothing to burn captions into")
-            }
-            var mux: SubtitleMux?
-            if settings.mux == true, probe.video != nil {
-                // Matroska keeps the ASS styling (the Basic style, the notice); an MP4 text track
-                // holds what the SRT holds.
-                // One track per caption language, the spoken one first.
-                let tracks = written.reversed().map { captions -> SubtitleTrack in
-                    let language = captions.transcript.language
-                    let title = SubtitleTrack.title(language: language, tier: captions.transcript.tier, translatedFrom: captions.transcript.translatedFrom)
-                    return subtitled.pathExtension == "mkv"
-                        ? .styled(captions.ass.document(), language: language, title: title)
-                        : .text(cues: captions.built.cues, language: language, title: title)
-                }
-                mux = SubtitleMux(input: input.url.path, output: subtitled.path, tracks: tracks, outputPolicy: policy.writing(.video))
-            } else if settings.mux == true {
-                result.warnings.append("no video stream: no subtitled copy made (the subtitle files are the captions)")
-            }
+            let (burn, mux) = copies(of: input, written, probe: probe, policy: policy, warnings: &result.warnings)
             return PreparedFile(result: result, input: input, identity: identity, began: began, burn: burn, mux: mux)
         } catch let error where error is Cancelled || cancellation.isCancelled {
             throw BatchError.interrupted
@@ -197,6 +109,109 @@ public final class CaptionPipeline: Sendable {
             result.error = lstat(input.url.path, &info) != 0 && errno == ENOENT ? "\(BatchError.inputRemoved(path: input.url.path))" : "\(error)"
             return PreparedFile(result: result, input: input, identity: identity, began: began, burn: nil, mux: nil)
         }
+    }
+
+    /// The input's audio, spooled to disk beside the manifest (a 10-hour recording captions in
+    /// the memory of a 10-minute one), and the timeline marks of what extraction warned of.
+    private func extract(_ input: BatchInput, stream: AudioStreamSelection, warnings: inout [String],
+                         cancellation: Cancellation) throws -> (SpooledAudio, [TimelineMark]) {
+        let audio = try SpooledAudio(in: layout.stateFolder(for: input).appendingPathComponent("spool"))
+        let extraction = try AudioExtractor(path: input.url.path, selection: stream).extract(cancellation: cancellation, silence: audio.appendSilence) {
+            try audio.append($0)
+        }
+        try audio.finish()
+        warnings += extraction.warnings.map(\.description)
+        return (audio, extraction.warnings.compactMap { warning -> TimelineMark? in
+            guard case .truncated(let got, let expected) = warning else { return nil }
+            return TimelineMark(start: got, end: expected, kind: .truncated, text: warning.description)
+        })
+    }
+
+    /// Refused outputs (a hand-made file, an input, a device, another input's outputs) fail the
+    /// file before the long part.
+    private func claimOutputs(of input: BatchInput, identity: InputIdentity, passes: [TranscriptionPass], probe: MediaProbe, policy: OutputPolicy) throws {
+        var planned = passes.flatMap { pass in
+            settings.formats.map { (url: layout.subtitle(for: input, language: pass.captionLanguage, format: $0), kind: OutputKind.captions) }
+        }
+        if settings.burn != nil, probe.video != nil { planned.append((layout.burned(for: input), .video)) }
+        if settings.mux == true, probe.video != nil { planned.append((subtitled(input, probe), .video)) }
+        for output in planned {
+            // Another input's output is named as such before any ledger calls it a stranger's.
+            try claim(output.url, for: input, identity: identity, overwrite: policy.overwrite)
+            _ = try policy.writing(output.kind).destination(for: output.url)
+        }
+    }
+
+    private func subtitled(_ input: BatchInput, _ probe: MediaProbe) -> URL {
+        layout.subtitled(for: input, extension: SubtitleMux.outputExtension(for: input.url, container: probe.container))
+    }
+
+    /// Each pass heard (resuming from its journal) and its captions written; outputs, notes and
+    /// warnings go into `result`, the first pass's timeline marks into `marks`.
+    private func captions(
+        of input: BatchInput, identity: InputIdentity, probe: MediaProbe, stream: AudioStreamSelection, audio: any AudioSource,
+        file: PlannedTranscription, policy: OutputPolicy, into result: inout FileResult, marks: inout [TimelineMark], cancellation: Cancellation,
+        emit: (BatchEvent) -> Void
+    ) throws -> [WrittenCaptions] {
+        // A damaged header can claim any frame rate; frame gaps then use the usual default.
+        let fps = FrameTiming.plausible(probe.video?.frameRate)
+        if let rate = probe.video?.frameRate, fps == nil {
+            result.warnings.append(String(format: "the video claims %g frames per second; caption gaps use %g fps instead", rate, FrameTiming.fallbackRate))
+        }
+        let video = VideoSize(width: probe.video?.displayWidth ?? 1920, height: probe.video?.displayHeight ?? 1080)
+        let journal = JournalPlace(folder: layout.stateFolder(for: input).appendingPathComponent("journal"),
+                                   name: String(SHA256.hex(of: Data(input.relativePath.utf8)).prefix(24)),
+                                   key: "\(settingsKey)-\(identity.headTailSHA256)-\(identity.size)")
+        let passes = try file.passes.get()
+        var written: [WrittenCaptions] = []
+        for (number, pass) in passes.enumerated() {
+            emit(.stage(input: input, stage: .transcribe, fraction: 0))
+            let heard = try transcription.transcribe(audio, pass: pass, of: file, journal: journal, cancellation: cancellation) { progress in
+                emit(.chunk(input: input, progress: progress))
+            }
+            emit(.stage(input: input, stage: .captions, fraction: 0))
+            emit(.stage(input: input, stage: .write, fraction: 0))
+            let captions = try write(heard.transcript, of: input, fps: fps, video: video, mediaEnd: probe.mediaEnd(stream), policy: policy.writing(.captions))
+            heard.discardJournal()
+            result.outputs += captions.outputs
+            result.warnings += captionWarnings(captions, translation: pass.isTranslation && passes.count > 1)
+            result.note(heard.notes)
+            // The timeline shows the first pass's cues, so its moments are the ones pinned.
+            if number == 0 { marks += heard.marks }
+            written.append(captions)
+        }
+        return written
+    }
+
+    /// The burn-in and the subtitled copy asked for, made by `finish`; a file without a picture
+    /// gets neither, said in `warnings`.
+    private func copies(of input: BatchInput, _ written: [WrittenCaptions], probe: MediaProbe, policy: OutputPolicy,
+                        warnings: inout [String]) -> (BurnIn?, SubtitleMux?) {
+        var burn: BurnIn?
+        if var options = settings.burn, probe.video != nil {
+            options.noticeText = settings.noticeText ?? QualityNotice.text(for: written[0].transcript.language)
+            burn = BurnIn(input: input.url.path, output: layout.burned(for: input).path, script: written[0].ass.document(), styleSheet: style,
+                          options: options, outputPolicy: policy.writing(.video))
+        } else if settings.burn != nil {
+            warnings.append("no video stream: nothing to burn captions into")
+        }
+        var mux: SubtitleMux?
+        if settings.mux == true, probe.video != nil {
+            let subtitled = subtitled(input, probe)
+            // Matroska keeps the ASS styling (the Basic style, the notice); an MP4 text track
+            // holds what the SRT holds. One track per caption language, the spoken one first.
+            let tracks = written.reversed().map { captions -> SubtitleTrack in
+                let language = captions.transcript.language
+                let title = SubtitleTrack.title(language: language, tier: captions.transcript.tier, translatedFrom: captions.transcript.translatedFrom)
+                return subtitled.pathExtension == "mkv"
+                    ? .styled(captions.ass.document(), language: language, title: title)
+                    : .text(cues: captions.built.cues, language: language, title: title)
+            }
+            mux = SubtitleMux(input: input.url.path, output: subtitled.path, tracks: tracks, outputPolicy: policy.writing(.video))
+        } else if settings.mux == true {
+            warnings.append("no video stream: no subtitled copy made (the subtitle files are the captions)")
+        }
+        return (burn, mux)
     }
 
     /// Refuses to replace what Capforge wrote for another input unless `overwrite`; with it, that
@@ -257,51 +272,6 @@ public final class CaptionPipeline: Sendable {
         return result
     }
 
-    /// What the hallucination guard, the seams and arbitration did, in words the user reads.
-    static func transcriptWarnings(_ transcript: Transcript) -> [String] {
-        var warnings: [String] = []
-        func excerpt(_ words: [String]) -> String { words.prefix(12).joined(separator: " ") + (words.count > 12 ? " …" : "") }
-        for reason in DropReason.allCases {
-            let dropped = transcript.droppedWords.filter { $0.reason == reason }.map(\.word)
-            guard let first = dropped.first, let last = dropped.last else { continue }
-            warnings.append("dropped \(dropped.count) word(s) \(reason.explanation), "
-                + "\(Format.duration(first.start))–\(Format.duration(last.end)): “\(excerpt(dropped.map(\.text)))”")
-        }
-        if let first = transcript.loopCuts.first {
-            // The counts tell a long loop from what was kept when both excerpts read the same.
-            let words = { (text: String) in
-                let words = text.split(separator: " ").map(String.init)
-                return "“\(excerpt(words))” (\(words.count) words)"
-            }
-            warnings.append("the recogniser looped \(transcript.loopCuts.count) time(s) and copies the audio did not back were cut, "
-                + "first at \(Format.duration(first.start)): wrote \(words(first.heard)), kept \(words(first.kept)); the JSON lists each (loopCuts)")
-        }
-        if transcript.wordsOverNoSpeech > 0 {
-            warnings.append("\(transcript.wordsOverNoSpeech) word(s) lie where the speech detector found no speech; kept and marked low-confidence")
-        }
-        if let first = transcript.seamErrors.first {
-            warnings.append("\(transcript.seamErrors.count) seam(s) between windows that disagreed could not be heard again, so the overlap's "
-                + "middle joined them and a word there may be lost or doubled: \(first)")
-        }
-        if let beam = transcript.beam, beam.unsureWindows + beam.failedWindows > 0 {
-            let windows = beam.beamWindows + beam.unsureWindows + beam.failedWindows
-            var parts: [String] = []
-            if beam.unsureWindows > 0 { parts.append("\(beam.unsureWindows) too unsure for it (greedy decoding with temperature fallback instead)") }
-            if beam.failedWindows > 0 { parts.append("\(beam.failedWindows) where it could not run (greedy decoding instead)") }
-            warnings.append("beam search decoded \(beam.beamWindows) of \(windows) 30 s window(s): " + parts.joined(separator: ", "))
-        }
-        let givenToRival = transcript.arbitrations.filter { $0.winner == .basic }
-        if !givenToRival.isEmpty {
-            warnings.append("arbitration gave \(givenToRival.count) of \(transcript.arbitrations.count) doubted stretch(es) to the basic tier "
-                + "(\(givenToRival.reduce(0) { $0 + $1.rival.count }) word(s), flagged as basic quality); -v or the JSON shows each verdict")
-        }
-        let failedRival = transcript.arbitrations.filter { $0.rule == .rivalFailed }
-        if let first = failedRival.first {
-            warnings.append("the basic tier failed on \(failedRival.count) doubted stretch(es); the modern words stand: \(first.error ?? "")")
-        }
-        return warnings
-    }
-
     /// The model that will transcribe files of `plan` ("tiny.en, cross-checked by base"); nil when none can.
     func modelLabel(_ plan: TierPlan) -> String? {
         guard let model = modelName(plan) else { return nil }
@@ -318,50 +288,6 @@ public final class CaptionPipeline: Sendable {
     func isCrossChecked(_ plan: TierPlan) -> Bool {
         guard plan.mode != .basic, let modern = engines.engine(.modern, for: plan.language) else { return false }
         return engines.crossChecker(for: plan.language, of: modern.identity) != nil
-    }
-
-    /// Where this file's confidences rest on no measurement, and what `--cross-check` could not do.
-    func confidenceWarnings(_ transcript: Transcript, engines: TierEngines) -> [String] {
-        if transcript.translatedFrom != nil {
-            return ["the confidence of translated words is not calibrated (the measured maps are for transcription): "
-                + "their low-confidence marks are unmeasured"]
-        }
-        var warnings = transcript.engines.compactMap { identity -> String? in
-            let used = calibration[identity: identity]
-            let name = CalibrationTable.key(identity)
-            if !used.measured {
-                return "the confidence of \(name) is not calibrated on held-out speech here: its raw confidence is used, so its "
-                    + "low-confidence marks are unmeasured"
-            }
-            guard !used.languages.contains(transcript.language.code) else { return nil }
-            let measuredOn = used.languages.map { Language($0)?.name ?? $0 }.joined(separator: ", ")
-            return "the confidence of \(name) was calibrated on \(measuredOn) speech only: for '\(transcript.language)' its "
-                + "low-confidence marks are unmeasured"
-        }
-        guard let checker = engines.crossChecker else { return warnings }
-        let name = "the cross-check model \(checker.identity.model)"
-        guard let modern = transcript.engines.first(where: { $0.tier == .modern }) else {
-            // --cross-check checks Whisper's words; the basic tier's stay as they were heard.
-            return warnings + (transcript.words.isEmpty ? [] : ["not cross-checked: the basic tier transcribed it, and \(name) checks only Whisper's words"])
-        }
-        if engines.crossChecker(for: transcript.language, of: modern) == nil {
-            warnings.append(modern == checker.identity
-                ? "not cross-checked: \(name) is the only one that covers '\(transcript.language)', and it transcribed the file itself"
-                : "not cross-checked: \(name) does not cover '\(transcript.language)'")
-            return warnings
-        }
-        let pair = CalibrationTable.key(modern, checkedBy: checker.identity)
-        if transcript.checkedBy != nil, calibration.crossChecks[pair] == nil {
-            warnings.append(calibration.crossCheck(modern, checkedBy: checker.identity) == nil
-                ? "\(pair) is not measured: disputed words are listed in the JSON but keep their confidence"
-                : "\(pair) is not measured: the pooled rates of the measured pairs weigh its disputes")
-        }
-        let failed = transcript.chunks.filter { $0.crossCheckError != nil }
-        if let first = failed.first {
-            warnings.append("\(name) failed on \(failed.count) chunk(s), whose words keep the confidence of one model: "
-                + String(format: "%.1f–%.1f s: ", first.start, first.end) + (first.crossCheckError ?? ""))
-        }
-        return warnings
     }
 
     /// The audio stream to caption and what is known of its language before listening: as

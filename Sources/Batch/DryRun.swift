@@ -81,13 +81,13 @@ public enum DryRun {
             // A file that would be skipped costs nothing; its estimate is shown all the same.
             if !skipped { total += estimate }
             let current = skipped ? "  (current: would be skipped)" : pipeline.currentResult(input) != nil ? "  (current, redone: --force)" : ""
-            lines.append("\(Format.terminalSafe(input.relativePath)): \(probe.duration.map(Format.duration) ?? "?"), language \(language), tier \(tier), about \(Format.seconds(estimate))\(current)")
+            lines.append("\(Format.terminalSafe(input.relativePath)): \(probe.duration.map(ClockTime.seconds) ?? "?"), language \(language), tier \(tier), about \(Format.seconds(estimate))\(current)")
             if probe.durationClaim.isContradicted { lines.append("  warning: \(probe.durationClaim); the estimate is a guess from what the file holds, until its audio is decoded") }
         }
         let basis = anyMeasured ? "from this machine's history"
             : probed.isEmpty ? "default speeds; no history yet"
             : "no history yet: \(probed.joined(separator: ", ")) timed on 30 s of the first of its files"
-        lines.append("\(inputs.count) file(s), estimated \(Format.duration(total)) of work (\(basis))")
+        lines.append("\(inputs.count) file(s), estimated \(ClockTime.seconds(total)) of work (\(basis))")
         return lines.joined(separator: "\n")
     }
 }

@@ -43,7 +43,7 @@ public enum HTMLReport {
             let tierClass = r.tier == .basic || r.tier == .mixed ? " class=\"warn\"" : ""
             let status = r.status == .failed ? "<span class=\"failed\">failed: \(shown(r.error ?? ""))</span>"
                 : r.status.rawValue + (r.warnings.isEmpty ? "" : " (\(r.warnings.count) warning\(r.warnings.count == 1 ? "" : "s"))")
-            html += "<tr><td><a href=\"#file-\(index + 1)\">\(shown(r.relativePath))</a></td><td>\(r.duration.map(Format.duration) ?? "-")</td>"
+            html += "<tr><td><a href=\"#file-\(index + 1)\">\(shown(r.relativePath))</a></td><td>\(r.duration.map(ClockTime.seconds) ?? "-")</td>"
                 + "<td>\(escape(r.languageLabel))</td><td\(tierClass)>\(escape(r.tierLabel))</td><td>\(escape(r.modelLabel))</td>"
                 + "<td>\(r.words.map(String.init) ?? "-")</td><td>\(Format.percent(r.lowConfidenceShare))</td><td>\(r.cues.map(String.init) ?? "-")</td>"
                 + "<td>\(r.violations.map(String.init) ?? "-")</td><td>\(Format.seconds(r.seconds))</td><td>\(status)</td></tr>\n"
@@ -73,7 +73,7 @@ public enum HTMLReport {
         let seconds = results.map(\.seconds).reduce(0, +)
         let items: [(String, String)] = [
             ("files", "\(results.count): \(done.count) done, \(results.filter { $0.status == .skipped }.count) skipped, \(results.filter { $0.status == .failed }.count) failed"),
-            ("media", Format.duration(media)), ("speech", Format.duration(speech)), ("words", "\(words)"),
+            ("media", ClockTime.seconds(media)), ("speech", ClockTime.seconds(speech)), ("words", "\(words)"),
             ("basic tier", Format.percent(wordWeighted(\.basicShare))), ("low confidence", Format.percent(wordWeighted(\.lowConfidenceShare))),
             ("rule breaks", "\(results.compactMap(\.violations).reduce(0, +))"), ("time taken", Format.seconds(seconds)),
             ("real-time factor", Format.realTimeFactor(taken: seconds, media: media)),
@@ -105,7 +105,7 @@ public enum HTMLReport {
                 runs.map { $0.marked ? "<mark>\(escape($0.text))</mark>" : escape($0.text) }.joined()
             }.joined(separator: "<br>")
             html += String(format: "<li data-start=\"%.3f\" data-end=\"%.3f\"%@><a class=\"time\" href=\"#%@\">%@</a><span class=\"text\">%@</span></li>",
-                           cue.start, cue.end, cue.tier == .basic ? " class=\"basic\"" : "", id, Format.clock(cue.start), text)
+                           cue.start, cue.end, cue.tier == .basic ? " class=\"basic\"" : "", id, ClockTime.tenths(cue.start), text)
         }
         html += "</ol></div>\n" + timeline(r, duration: duration) + "</section>\n"
         return html
@@ -116,15 +116,15 @@ public enum HTMLReport {
     static func timeline(_ r: FileResult, duration: Double) -> String {
         func x(_ seconds: Double) -> String { String(format: "%.2f", 1000 * min(max(seconds, 0), duration) / duration) }
         func width(_ start: Double, _ end: Double) -> String { String(format: "%.2f", max(0.8, 1000 * (min(end, duration) - max(start, 0)) / duration)) }
-        var parts = ["<svg class=\"timeline\" viewBox=\"0 0 1000 86\" preserveAspectRatio=\"none\" role=\"img\" aria-label=\"timeline of \(escape(Format.duration(duration)))\">"]
+        var parts = ["<svg class=\"timeline\" viewBox=\"0 0 1000 86\" preserveAspectRatio=\"none\" role=\"img\" aria-label=\"timeline of \(escape(ClockTime.seconds(duration)))\">"]
         for region in r.speech ?? [] {
-            parts.append("<rect x=\"\(x(region.start))\" y=\"8\" width=\"\(width(region.start, region.end))\" height=\"10\" fill=\"#cfd8dc\"><title>speech \(Format.duration(region.start))–\(Format.duration(region.end))</title></rect>")
+            parts.append("<rect x=\"\(x(region.start))\" y=\"8\" width=\"\(width(region.start, region.end))\" height=\"10\" fill=\"#cfd8dc\"><title>speech \(ClockTime.seconds(region.start))–\(ClockTime.seconds(region.end))</title></rect>")
         }
         for cue in r.cueMarks {
             let opacity = 0.35 + 0.65 * min(1, max(0, cue.score ?? 1))
             let text = (cue.lines ?? []).map { $0.map(\.text).joined() }.joined(separator: " ")
             parts.append("<rect class=\"cue\" data-start=\"\(String(format: "%.3f", cue.start))\" x=\"\(x(cue.start))\" y=\"22\" width=\"\(width(cue.start, cue.end))\" height=\"18\" "
-                + "fill=\"\(cue.tier == .basic ? "#ef6c00" : "#2e7d32")\" opacity=\"\(String(format: "%.2f", opacity))\"><title>\(escape(Format.clock(cue.start))) \(escape(text))</title></rect>")
+                + "fill=\"\(cue.tier == .basic ? "#ef6c00" : "#2e7d32")\" opacity=\"\(String(format: "%.2f", opacity))\"><title>\(escape(ClockTime.tenths(cue.start))) \(escape(text))</title></rect>")
             // Low-confidence words: a tick over the cue, placed by the word's share of the cue's text.
             let runs = (cue.lines ?? []).flatMap { $0 }
             let total = max(1, runs.reduce(0) { $0 + $1.text.count })
@@ -139,13 +139,13 @@ public enum HTMLReport {
         }
         for mark in r.marks ?? [] {
             parts.append("<rect x=\"\(x(mark.start))\" y=\"50\" width=\"\(width(mark.start, mark.end))\" height=\"4\" fill=\"#c62828\"></rect>"
-                + "<path d=\"M\(x(mark.start)) 50 l-5 -7 h10 z\" fill=\"#c62828\"><title>\(escape(Format.clock(mark.start))): \(shown(mark.text))</title></path>")
+                + "<path d=\"M\(x(mark.start)) 50 l-5 -7 h10 z\" fill=\"#c62828\"><title>\(escape(ClockTime.tenths(mark.start))): \(shown(mark.text))</title></path>")
         }
         parts.append("<line x1=\"0\" y1=\"62\" x2=\"1000\" y2=\"62\" stroke=\"#888\"></line>")
         let step = tickStep(duration)
         for tick in stride(from: 0.0, through: duration, by: step) {
             parts.append("<line x1=\"\(x(tick))\" y1=\"62\" x2=\"\(x(tick))\" y2=\"67\" stroke=\"#888\"></line>"
-                + "<text class=\"tick\" x=\"\(x(tick))\" y=\"80\" text-anchor=\"\(tick == 0 ? "start" : "middle")\">\(Format.duration(tick))</text>")
+                + "<text class=\"tick\" x=\"\(x(tick))\" y=\"80\" text-anchor=\"\(tick == 0 ? "start" : "middle")\">\(ClockTime.seconds(tick))</text>")
         }
         return parts.joined() + "</svg>\n"
     }

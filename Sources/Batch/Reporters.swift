@@ -36,7 +36,7 @@ public final class JSONLinesReporter: BatchReporter {
                       "file": result.path, "outputs": result.outputs, "tier": result.tier?.rawValue,
                       "basicShare": result.basicShare, "lowConfidenceShare": result.lowConfidenceShare, "language": result.language?.code,
                       "translatedFrom": result.translatedFrom?.code, "error": result.error,
-                      "warnings": result.warnings, "seconds": result.seconds]
+                      "warnings": result.warnings, "notes": Self.typed(result.notes ?? []), "seconds": result.seconds]
         case .batchFinished(let results, let interrupted, let seconds):
             object = ["event": "batch-finished", "done": results.filter { $0.status == .done }.count,
                       "skipped": results.filter { $0.status == .skipped }.count, "failed": results.filter { $0.status == .failed }.count,
@@ -45,6 +45,12 @@ public final class JSONLinesReporter: BatchReporter {
         let clean = object.mapValues { $0 ?? NSNull() }
         guard let data = try? JSONSerialization.data(withJSONObject: clean, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         output.write(data + Data([0x0A]))
+    }
+
+    /// The notes as their Codable form says them ({"fellBack": {"chunks": 1, …}}), for a script to read.
+    private static func typed(_ notes: [TranscriptionNote]) -> Any {
+        guard let data = try? JSONEncoder().encode(notes), let object = try? JSONSerialization.jsonObject(with: data) else { return [Any]() }
+        return object
     }
 }
 
@@ -64,7 +70,7 @@ public final class PlainReporter: BatchReporter {
         var line: String?
         switch event {
         case .batchStarted(let files, let audio):
-            line = "capforge: \(files) file(s), \(Format.duration(audio)) of media"
+            line = "capforge: \(files) file(s), \(ClockTime.seconds(audio)) of media"
         case .fileStarted(let index, let total, let input, _):
             resume = ResumeNote()
             line = "[\(index + 1)/\(total)] \(Format.terminalSafe(input.relativePath))"
@@ -177,9 +183,9 @@ public final class TerminalReporter: BatchReporter {
         let width = 30
         let filled = Int(share * Double(width))
         let elapsed = Date().timeIntervalSince(began)
-        let eta = done > 0 && totalSeconds > done ? " ETA " + Format.duration(elapsed / done * (totalSeconds - done)) : ""
+        let eta = done > 0 && totalSeconds > done ? " ETA " + ClockTime.seconds(elapsed / done * (totalSeconds - done)) : ""
         var lines = ["[" + String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled) + "] "
-            + "\(doneFiles)/\(totalFiles) files, \(Format.duration(done))/\(Format.duration(totalSeconds))\(eta)"]
+            + "\(doneFiles)/\(totalFiles) files, \(ClockTime.seconds(done))/\(ClockTime.seconds(totalSeconds))\(eta)"]
         if !current.isEmpty { lines.append("  \(Format.terminalSafe(current)): \(stage) \(Int(fraction * 100))% \(tier)") }
         output.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         linesDrawn = lines.count
@@ -229,21 +235,6 @@ struct ResumeNote {
 }
 
 public enum Format {
-    static func duration(_ seconds: Double) -> String {
-        clockTime(Int(seconds.rounded()))
-    }
-
-    /// "1:02" or "1:02:03" for whole seconds.
-    private static func clockTime(_ s: Int) -> String {
-        s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
-    }
-
-    /// "1:02.3": a moment to a tenth of a second, for cue times.
-    static func clock(_ seconds: Double) -> String {
-        let tenths = Int((max(0, seconds) * 10).rounded())
-        return clockTime(tenths / 10) + ".\(tenths % 10)"
-    }
-
     /// "12%", or "-" when there is nothing to count.
     static func percent(_ share: Double?) -> String {
         share.map { String(format: "%.0f%%", $0 * 100) } ?? "-"

@@ -173,33 +173,13 @@ struct TierEndToEndTests {
         let input = BatchInput(url: video, root: CLI.fixtures, relativePath: "two_cities.webm")
         let prepared = try pipeline.prepare(input, policy: pipeline.outputPolicy(for: input, protecting: [], overwrite: false), cancellation: Cancellation()) { _ in }
         #expect(prepared.result.status == .done && prepared.result.tier == .mixed)
-        #expect(prepared.result.warnings.contains { $0.contains("fell back to the basic tier") && $0.contains("injected failure") }, "\(prepared.result.warnings)")
-    }
-
-    /// A seam the refereeing window could not join is said, with where and why.
-    @Test func aSeamLeftToTheMiddleIsAWarningLine() {
-        let transcript = Transcript(language: .english, words: [], duration: 60,
-                                    seamErrors: ["at 25.0 s: recognition did not finish within its 20 s deadline"])
-        #expect(CaptionPipeline.transcriptWarnings(transcript).contains { $0.hasPrefix("1 seam(s)") && $0.contains("at 25.0 s: recognition") })
-        #expect(CaptionPipeline.transcriptWarnings(Transcript(language: .english, words: [], duration: 60)).isEmpty)
-    }
-
-    /// Windows `--beam` did not decode by beam search are said, and a run where it decoded every one is quiet.
-    @Test func windowsLeftToGreedyDecodingAreAWarningLine() {
-        let mixed = Transcript(language: .english, words: [], duration: 60, beam: BeamTally(beamWindows: 7, unsureWindows: 2, failedWindows: 1))
-        #expect(CaptionPipeline.transcriptWarnings(mixed) == ["beam search decoded 7 of 10 30 s window(s): 2 too unsure for it "
-            + "(greedy decoding with temperature fallback instead), 1 where it could not run (greedy decoding instead)"])
-        #expect(CaptionPipeline.transcriptWarnings(Transcript(language: .english, words: [], duration: 60, beam: BeamTally(beamWindows: 3))).isEmpty)
-    }
-
-    /// Copies of a loop that were cut are said, with where, what was written and what was kept.
-    @Test func aCutLoopIsAWarningLine() {
-        let loop = Array(repeating: "I'm not sure what you're doing.", count: 4).joined(separator: " ")
-        let transcript = Transcript(language: .english, words: [], duration: 60,
-                                    loopCuts: [LoopCut(start: 75, end: 83, heard: loop, kept: "I'm not sure what you're doing.")])
-        let warning = CaptionPipeline.transcriptWarnings(transcript).first { $0.hasPrefix("the recogniser looped 1 time(s)") }
-        #expect(warning?.contains("first at 1:15: wrote “I'm not sure what you're doing. I'm not sure what you're doing. …” (24 words), "
-            + "kept “I'm not sure what you're doing.” (6 words)") == true, "\(String(describing: warning))")
+        let fellBack = prepared.result.notes?.first { if case .fellBack = $0 { true } else { false } }
+        guard case .fellBack(1, _, let reason, _)? = fellBack else {
+            Issue.record("no note of the chunk that fell back: \(String(describing: prepared.result.notes))")
+            return
+        }
+        #expect(reason.contains("injected failure"))
+        #expect(prepared.result.warnings.contains(fellBack!.description), "the note is a warning line too")
     }
 
     /// `--tier modern` is a contract: with only a broken Whisper model there is no modern tier,

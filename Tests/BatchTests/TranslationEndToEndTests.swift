@@ -40,6 +40,9 @@ struct TranslationEndToEndTests {
         #expect(done["language"] as? String == "en" && done["translatedFrom"] as? String == "es")
         let warnings = done["warnings"] as? [String] ?? []
         #expect(warnings.contains { $0.hasPrefix("English translation: the confidence of translated words is not calibrated") })
+        // ...and says it typed, as the note it is.
+        let notes = done["notes"] as? [[String: Any]] ?? []
+        #expect(notes.contains { (($0["ofTranslation"] as? [String: Any])?["note"] as? [String: Any])?["translationUncalibrated"] != nil }, "\(notes)")
 
         // Tracks: the spoken language first, then the translation, each titled so.
         let tracks = try MediaProbe(path: folder.appendingPathComponent("charla.subtitled.mkv").path).subtitleStreams

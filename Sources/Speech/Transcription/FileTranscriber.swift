@@ -71,9 +71,14 @@ public struct JournalPlace: Sendable {
     }
 }
 
-/// A pass heard, and its journal, to discard once what it produced is written.
+/// A pass heard, what it did that was not asked for, and its journal, to discard once what it
+/// produced is written.
 public struct HeardPass {
     public let transcript: Transcript
+    /// Of a file's two passes, the translation's notes say so (`.ofTranslation`).
+    public let notes: [TranscriptionNote]
+    /// The moments the notes are about, for the review page's timeline.
+    public let marks: [TimelineMark]
     let journal: TranscriptionJournal?
 
     public func discardJournal() { journal?.discard() }
@@ -148,7 +153,10 @@ public final class FileTranscriber: Sendable {
             transcript.translatedFrom = transcript.language
             transcript.language = .english
         }
-        return HeardPass(transcript: transcript, journal: journal)
+        let notes = TranscriptionNote.notes(of: transcript, plan: pass.plan, engines: pass.engines, calibration: pass.transcriber.calibration)
+        let both = (try? planned.passes.get().count) ?? 1 > 1
+        return HeardPass(transcript: transcript, notes: pass.isTranslation && both ? notes.map { .ofTranslation(note: $0) } : notes,
+                         marks: TranscriptionNote.marks(of: transcript, plan: pass.plan), journal: journal)
     }
 
     /// The passes for a file of `plan`: the translation first when one is asked for and can be
@@ -161,7 +169,7 @@ public final class FileTranscriber: Sendable {
         let original = TranscriptionPass(plan: plan, isTranslation: false, transcriber: transcriber)
         guard request.translate, let translator else { return [original] }
         guard plan.language != .english else {
-            notes.append(.nothingToTranslate(!speechFound ? .noSpeech : languageSource == .fallback ? .languageUnknown : .english(languageSource)))
+            notes.append(.nothingToTranslate(why: !speechFound ? .noSpeech : languageSource == .fallback ? .languageUnknown : .english(source: languageSource)))
             return [original]
         }
         guard translator.engines.engine(.modern, for: plan.language) != nil else {
@@ -169,7 +177,7 @@ public final class FileTranscriber: Sendable {
             guard request.alsoOriginal else {
                 throw FileTranscriptionError.cannotTranslate(reason: TranscriptionNote.untranslatable(plan.language, recognisedByBasicTier: basic))
             }
-            notes.append(.cannotTranslate(plan.language, recognisedByBasicTier: basic))
+            notes.append(.cannotTranslate(language: plan.language, recognisedByBasicTier: basic))
             return [original]
         }
         // The basic tier would write the spoken language into an English file: never a stand-in here.

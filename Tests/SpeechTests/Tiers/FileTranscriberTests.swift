@@ -60,7 +60,7 @@ import Testing
         #expect(try both.passes.get().map(\.captionLanguage) == [.english, korean])
 
         let english = try files.plan(audio, request: TranscriptionRequest(language: .english, languageSource: .streamTag, translate: true))
-        #expect(english.notes == [.nothingToTranslate(.english(.streamTag))])
+        #expect(english.notes == [.nothingToTranslate(why: .english(source: .streamTag))])
         #expect(english.notes[0].description == "the audio is tagged English, so --translate has nothing to translate: the captions are what was said")
 
         // Korean heard by the basic tier alone: nothing here translates it.
@@ -70,7 +70,7 @@ import Testing
         #expect(throws: FileTranscriptionError.self) { try refused.passes.get() }
         #expect(refused.plan.language == korean, "the language is decided before the translation is refused")
         let original = try basicOnly.plan(audio, request: TranscriptionRequest(language: korean, languageSource: .requested, translate: true, alsoOriginal: true))
-        #expect(original.notes == [.cannotTranslate(korean, recognisedByBasicTier: true)])
+        #expect(original.notes == [.cannotTranslate(language: korean, recognisedByBasicTier: true)])
         #expect(try original.passes.get().map(\.isTranslation) == [false])
     }
 

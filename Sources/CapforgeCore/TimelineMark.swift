@@ -1,0 +1,18 @@
+/// A moment a warning is about, pinned to the review page's timeline.
+public struct TimelineMark: Sendable, Codable, Equatable {
+    public enum Kind: String, Sendable, Codable {
+        case fallback, failedChunk = "failed-chunk", dropped, truncated
+    }
+
+    public var start: Double
+    public var end: Double
+    public var kind: Kind
+    public var text: String
+
+    public init(start: Double, end: Double, kind: Kind, text: String) {
+        self.start = start
+        self.end = end
+        self.kind = kind
+        self.text = text
+    }
+}
