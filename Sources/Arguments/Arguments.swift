@@ -1,24 +1,99 @@
 import Foundation
 
 /// Hand-written GNU-style argument parsing: `--name value`, `--name=value`, `-n value`,
-/// bundled-free short flags, `--` ends options, unknown options get a suggestion.
+/// bundled-free short flags, `--` ends options, unknown options get a suggestion. Each option is
+/// declared once, with what it takes (checked as the arguments are parsed), its default and its
+/// help; `--help` is printed from the declarations.
 public struct Option: Sendable {
-    public let name: String
-    public let short: Character?
-    public let valueName: String?
-    public let help: String
-    public let repeatable: Bool
-
-    /// An option taking a value when `valueName` is given, else a flag.
-    public init(_ name: String, short: Character? = nil, value valueName: String? = nil, repeatable: Bool = false, help: String) {
-        self.name = name
-        self.short = short
-        self.valueName = valueName
-        self.help = help
-        self.repeatable = repeatable
+    /// What an option takes.
+    public enum Value: Sendable, Equatable {
+        case flag
+        /// Any text; `name` shows it in help ("DIR").
+        case text(name: String)
+        /// One of these words.
+        case choice([String])
+        case integer(ClosedRange<Int>, name: String)
+        /// A finite number in the range; `aboveLowerBound`: the bound itself is not.
+        case number(ClosedRange<Double>, name: String, aboveLowerBound: Bool)
     }
 
-    var takesValue: Bool { valueName != nil }
+    public let name: String
+    public let short: Character?
+    public let value: Value
+    public let help: String
+    public let repeatable: Bool
+    /// The value when the option is not given, where help states it.
+    public let defaultValue: String?
+    /// What a value the option refuses is said to need; nil: said from `value`.
+    let need: String?
+
+    /// A flag, or an option taking any text when `valueName` is given.
+    public init(_ name: String, short: Character? = nil, value valueName: String? = nil, repeatable: Bool = false, default defaultValue: String? = nil,
+                help: String) {
+        self.init(name, short: short, value: valueName.map { .text(name: $0) } ?? .flag, repeatable: repeatable, default: defaultValue, need: nil, help: help)
+    }
+
+    public init(_ name: String, short: Character? = nil, value: Value, repeatable: Bool = false, default defaultValue: String? = nil, need: String? = nil,
+                help: String) {
+        self.name = name
+        self.short = short
+        self.value = value
+        self.repeatable = repeatable
+        self.defaultValue = defaultValue
+        self.need = need
+        self.help = help
+    }
+
+    var takesValue: Bool { value != .flag }
+
+    /// How help names the value ("N", "auto|modern|basic"); nil for a flag.
+    var valueName: String? {
+        switch value {
+        case .flag: return nil
+        case .text(let name), .integer(_, let name), .number(_, let name, _): return name
+        case .choice(let words): return words.joined(separator: "|")
+        }
+    }
+
+    /// The help line: what the option does, then its range and default.
+    var helpLine: String {
+        var facts: [String] = []
+        switch value {
+        case .integer(let range, _) where range.upperBound < Int.max: facts.append("\(range.lowerBound)-\(range.upperBound)")
+        case .number(let range, _, let above) where range.upperBound < .greatestFiniteMagnitude:
+            facts.append(above ? "above \(Self.shown(range.lowerBound)), at most \(Self.shown(range.upperBound))"
+                               : "\(Self.shown(range.lowerBound))-\(Self.shown(range.upperBound))")
+        default: break
+        }
+        if let defaultValue { facts.append("default \(defaultValue)") }
+        return facts.isEmpty ? help : help + " (" + facts.joined(separator: "; ") + ")"
+    }
+
+    /// Why `text` is not a value of this option; nil when it is one.
+    func refusal(of text: String) -> String? {
+        switch value {
+        case .flag, .text: return nil
+        case .choice(let words):
+            return words.contains(text) ? nil : need ?? "use " + Self.listed(words)
+        case .integer(let range, _):
+            guard let number = Int(text), range.contains(number) else { return need ?? "a whole number from \(range.lowerBound) to \(range.upperBound)" }
+            return nil
+        case .number(let range, _, let above):
+            guard let number = Double(text), number.isFinite, range.contains(number), !(above && number == range.lowerBound) else {
+                return need ?? (above ? "a number above \(Self.shown(range.lowerBound)) and at most \(Self.shown(range.upperBound))"
+                                      : "a number from \(Self.shown(range.lowerBound)) to \(Self.shown(range.upperBound))")
+            }
+            return nil
+        }
+    }
+
+    /// "a, b or c".
+    static func listed(_ words: [String]) -> String {
+        words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words.last!
+    }
+
+    /// 1, 0.5, 1000: a bound as people write it.
+    public static func shown(_ number: Double) -> String { String(format: "%g", number) }
 }
 
 public struct Command: Sendable {
@@ -59,7 +134,7 @@ public struct Command: Sendable {
             }
             let width = (labels.map(\.count).max() ?? 0) + 2
             for (label, option) in zip(labels, options) {
-                lines.append(label.padding(toLength: width, withPad: " ", startingAt: 0) + option.help)
+                lines.append(label.padding(toLength: width, withPad: " ", startingAt: 0) + option.helpLine)
             }
         }
         return lines.joined(separator: "\n")
@@ -76,17 +151,11 @@ public struct ParsedArguments: Sendable, Equatable {
     public func values(_ name: String) -> [String] { values[name] ?? [] }
     public var wantsHelp: Bool { flags.contains("help") }
 
-    /// `name`'s value as a number that `accepts` takes; nil when the option was not given.
-    /// Anything else is a usage error with `reason`.
-    public func number<N: LosslessStringConvertible>(_ name: String, reason: String, accepts: (N) -> Bool) throws -> N? {
-        guard let text = value(name) else { return nil }
-        guard let number = N(text), accepts(number) else { throw UsageError.invalidValue(option: name, value: text, reason: reason) }
-        return number
-    }
-
-    /// `name`'s value as a number in `range`; nil when the option was not given.
-    public func number<N: LosslessStringConvertible & Comparable>(_ name: String, in range: ClosedRange<N>, reason: String) throws -> N? {
-        try number(name, reason: reason, accepts: range.contains)
+    /// The values of options declared as numbers or choices, checked when they were parsed.
+    public func integer(_ name: String) -> Int? { value(name).flatMap { Int($0) } }
+    public func number(_ name: String) -> Double? { value(name).flatMap { Double($0) } }
+    public func choice<Choice: RawRepresentable>(_ name: String, as: Choice.Type = Choice.self) -> Choice? where Choice.RawValue == String {
+        value(name).flatMap(Choice.init(rawValue:))
     }
 }
 
@@ -138,6 +207,7 @@ public func parse(_ arguments: [String], for command: Command) throws -> ParsedA
             value = arguments[index]
         }
         if !option.repeatable, parsed.values[option.name] != nil { throw UsageError.repeated(option.name) }
+        if let reason = option.refusal(of: value) { throw UsageError.invalidValue(option: option.name, value: value, reason: reason) }
         parsed.values[option.name, default: []].append(value)
     }
 

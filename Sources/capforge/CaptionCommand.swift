@@ -10,7 +10,7 @@ import Speech
 private let batchOptions: [Option] = [
     Option("include-ext", value: "LIST", help: "also take files with these extensions from folders (comma-separated, e.g. dat,mod)"),
     Option("lang", value: "auto|CODE", help: "spoken language (default auto: stream tag, then detection, then English)"),
-    Option("tier", value: "auto|modern|basic|arbitrate", help: "which recogniser tier to use (default auto)"),
+    Option("tier", value: .choice(TierPreference.allCases.map(\.rawValue)), default: BatchSettings().tier.rawValue, help: "which recogniser tier to use"),
     Option("translate", help: "English captions for speech in another language (Whisper's translate task; needs a multilingual model such as base)"),
     Option("also-original", help: "with --translate, also write the captions in the spoken language"),
     Option("profile", value: "auto|NAME|FILE", help: "caption rules (default auto: by the caption language, netflix-fr, netflix-ja, …, else netflix-en); bbc, dcmp, any built-in name, or a JSON profile file"),
@@ -26,13 +26,20 @@ private let batchOptions: [Option] = [
     Option("model", value: "NAME|PATH", help: "use this Whisper model (a name from 'capforge models list', or a ggml file) instead of choosing among the installed ones"),
     Option("cross-check", value: "MODEL", help: "a second Whisper model (installed name or file) hears every chunk again; words it did not hear are marked low-confidence (costs that model's time too)"),
     Option("precise-timing", help: "DTW word timing (slower, tighter word starts)"),
-    Option("engine", value: "NAME", help: "who runs Whisper's network: capforge (default: Capforge's own runtime over oneDNN, weights quantized to int8 at load on CPUs with VNNI, float32 elsewhere; about twice libwhisper's speed; greedy decoding only) or libwhisper (the wheel's library, f16 weights; the default with --beam, --precise-timing or a --vocab prompt, and for ggml weight types the runtime does not read)"),
-    Option("beam", value: "N", help: "beam search of width N, 1-8: each beam goes on with its likeliest tokens, as in faster-whisper, pruned where the model is sure (default 1: greedy decoding, with temperature fallback; beam 5 measured less accurate with tiny.en on long English speech, at 1.8x the time, and about as accurate with base, at 1.2x)"),
-    Option("deadline-factor", value: "X", help: "a chunk may take X times its length, or 3x what the engine was measured to need, before it falls back (default 3; never less than 20 s, 120 s before an engine's first chunk)"),
-    Option("low-confidence", value: "P", help: "mark words whose calibrated confidence is below P, 0-1 (default \(Confidence.defaultThreshold))"),
-    Option("accept", value: "P", help: "arbitrate: modern words below calibrated confidence P get a basic-tier second opinion (default \(ArbitrationRules().acceptance))"),
-    Option("tie-margin", value: "X", help: "arbitrate: the second opinion wins only when more confident by more than X (default \(ArbitrationRules().tieMargin))"),
-    Option("min-length", value: "N", help: "arbitrate: a second opinion of fewer than N letters never wins (default \(ArbitrationRules().minimumCharacters))"),
+    Option("engine", value: .choice(WhisperNetworkChoice.allCases.map(\.rawValue)), help: "who runs Whisper's network: capforge (default: Capforge's own runtime over oneDNN, weights quantized to int8 at load on CPUs with VNNI, float32 elsewhere; about twice libwhisper's speed; greedy decoding only) or libwhisper (the wheel's library, f16 weights; the default with --beam, --precise-timing or a --vocab prompt, and for ggml weight types the runtime does not read)"),
+    Option("beam", value: .integer(1...8, name: "N"), default: "\(BatchSettings().beamSize)",
+           help: "beam search of width N: each beam goes on with its likeliest tokens, as in faster-whisper, pruned where the model is sure; 1 is greedy decoding, with temperature fallback; beam 5 measured less accurate with tiny.en on long English speech, at 1.8x the time, and about as accurate with base, at 1.2x"),
+    Option("deadline-factor", value: .number(0...1000, name: "X", aboveLowerBound: true), default: Option.shown(TranscriptionOptions().deadlineFactor),
+           help: "a chunk may take X times its length, or X times what the engine was measured to need, before it falls back; never less than "
+               + "\(Option.shown(TranscriptionOptions().minimumDeadline)) s, \(Option.shown(TranscriptionOptions().firstCallDeadline)) s before an engine's first chunk"),
+    Option("low-confidence", value: .number(0...1, name: "P", aboveLowerBound: false), default: "\(BatchSettings().lowConfidence)",
+           help: "mark words whose calibrated confidence is below P"),
+    Option("accept", value: .number(0...1, name: "P", aboveLowerBound: false), default: "\(ArbitrationRules().acceptance)",
+           help: "arbitrate: modern words below calibrated confidence P get a basic-tier second opinion"),
+    Option("tie-margin", value: .number(0...1, name: "X", aboveLowerBound: false), default: "\(ArbitrationRules().tieMargin)",
+           help: "arbitrate: the second opinion wins only when more confident by more than X"),
+    Option("min-length", value: .integer(0...1000, name: "N"), default: "\(ArbitrationRules().minimumCharacters)",
+           help: "arbitrate: a second opinion of fewer than N letters never wins"),
     Option("one-pass", help: "Whisper hears each chunk in one 30 s pass and the next chunk starts where it stopped: about a third faster, a few more wrong words (see README)"),
     Option("no-chunking", help: "recognise each file in one piece (no VAD chunks, no per-chunk fallback); for comparisons"),
     Option("quiet", short: "q", help: "print only the summary and errors"),
@@ -41,11 +48,12 @@ private let batchOptions: [Option] = [
 
 /// Encoding options shared by `caption --burn` and `burn`.
 let burnOptions: [Option] = [
-    Option("notice", value: "auto|always|never", help: "the basic-quality notice line (default auto: when basic-tier speech is present)"),
+    Option("notice", value: .choice(NoticeMode.allCases.map(\.rawValue)), default: BurnOptions().notice.rawValue,
+           help: "the basic-quality notice line: always, never, or (auto) when basic-tier speech is present"),
     Option("notice-text", value: "TEXT", help: "notice text (default: in the caption language where known, else English)"),
-    Option("crf", value: "N", help: "x264 constant quality, 0-51 (default 20)"),
-    Option("preset", value: "P", help: "x264 speed preset (default veryfast)"),
-    Option("codec", value: "NAME", help: "FFmpeg video encoder (default libx264)"),
+    Option("crf", value: .integer(0...51, name: "N"), default: "\(BurnOptions().crf)", help: "x264 constant quality"),
+    Option("preset", value: "P", default: BurnOptions().preset, help: "x264 speed preset"),
+    Option("codec", value: "NAME", default: BurnOptions().codec, help: "FFmpeg video encoder"),
     Option("allow-missing-glyphs", help: "burn even when no installed font has some characters"),
 ]
 
@@ -57,7 +65,9 @@ let captionCommand = Subcommand(
             Option("formats", value: "LIST", help: "comma-separated: srt,ass,vtt,json (default all)"),
             Option("burn", help: "also burn the captions into a copy of each video (<name>.captioned.mp4)"),
             Option("mux", help: "also add the captions as a subtitle track to a copy of each video (<name>.subtitled.mp4 for MP4/MOV, .mkv otherwise)"),
-            Option("jobs", short: "j", value: "1|2", help: "with --burn, 2 overlaps a file's burn-in with the next file's audio extraction"),
+            Option("jobs", short: "j", value: .integer(1...2, name: "N"), default: "1",
+                   need: "use 1 or 2: 2 overlaps a file's burn-in with the next file's audio extraction; files are not transcribed side by side",
+                   help: "with --burn, 2 overlaps a file's burn-in with the next file's audio extraction"),
         ] + burnOptions,
         minPositionals: 1),
     run: { args in try runBatch(args, defaultFormats: [.srt, .ass, .vtt, .json]) })
@@ -78,12 +88,7 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
         }
         settings.language = choice
     }
-    if let tier = args.value("tier") {
-        guard let preference = TierPreference(rawValue: tier) else {
-            throw UsageError.invalidValue(option: "tier", value: tier, reason: "use auto, modern, basic or arbitrate")
-        }
-        settings.tier = preference
-    }
+    if let tier: TierPreference = args.choice("tier") { settings.tier = tier }
     settings.formats = defaultFormats
     if let list = args.value("formats") {
         let names = list.split(separator: ",").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
@@ -108,29 +113,22 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
         }
     }
     settings.preciseTiming = args.flag("precise-timing")
-    if let width = try args.number("beam", in: 1...8, reason: "a whole number from 1 to 8") { settings.beamSize = width }
+    if let width = args.integer("beam") { settings.beamSize = width }
     let decoding = WhisperOptions(preciseTiming: settings.preciseTiming, beamSize: settings.beamSize, initialPrompt: settings.glossary.prompt)
     var network = decoding.network
-    if let engine = args.value("engine") {
-        guard let named = WhisperNetworkChoice(rawValue: engine) else {
-            throw UsageError.invalidValue(option: "engine", value: engine, reason: "libwhisper or capforge")
-        }
+    if let named: WhisperNetworkChoice = args.choice("engine") {
         if named == .capforge, !decoding.onlyOnLibwhisper.isEmpty {
-            throw UsageError.invalidValue(option: "engine", value: engine,
+            throw UsageError.invalidValue(option: "engine", value: named.rawValue,
                                           reason: "Capforge's own runtime does not yet do \(decoding.onlyOnLibwhisper.joined(separator: ", ")) (--beam, --precise-timing, a --vocab prompt); libwhisper does")
         }
         network = named
     }
     settings.whisperNetwork = network == .libwhisper ? nil : network
-    if let x: Double = try args.number("deadline-factor", reason: "a number above 0 and at most 1000", accepts: { $0 > 0 && $0 <= 1000 }) {
-        settings.transcription.deadlineFactor = x
-    }
-    if let p = try args.number("low-confidence", in: 0.0...1, reason: "a number from 0 to 1") { settings.lowConfidence = p }
-    if let p = try args.number("accept", in: 0.0...1, reason: "a number from 0 to 1") { settings.transcription.arbitration.acceptance = p }
-    if let x = try args.number("tie-margin", in: 0.0...1, reason: "a number from 0 to 1") { settings.transcription.arbitration.tieMargin = x }
-    if let n = try args.number("min-length", in: 0...1000, reason: "a whole number from 0 to 1000") {
-        settings.transcription.arbitration.minimumCharacters = n
-    }
+    if let x = args.number("deadline-factor") { settings.transcription.deadlineFactor = x }
+    if let p = args.number("low-confidence") { settings.lowConfidence = p }
+    if let p = args.number("accept") { settings.transcription.arbitration.acceptance = p }
+    if let x = args.number("tie-margin") { settings.transcription.arbitration.tieMargin = x }
+    if let n = args.integer("min-length") { settings.transcription.arbitration.minimumCharacters = n }
     settings.transcription.glossary = settings.glossary
     settings.transcription.chunking = !args.flag("no-chunking")
     settings.transcription.onePass = args.flag("one-pass")
@@ -229,7 +227,7 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
     Interrupts.install(cancellation)
     // The one overlap there is: a file's burn-in beside the next file's extraction. More jobs
     // would promise what the runner does not do.
-    let jobs = try args.number("jobs", in: 1...2, reason: "use 1 or 2: 2 overlaps a file's burn-in with the next file's audio extraction; files are not transcribed side by side") ?? 1
+    let jobs = args.integer("jobs") ?? 1
     if jobs == 2 && !args.flag("burn") {
         printError("capforge: warning: --jobs 2 overlaps burn-in with the next file's extraction; without --burn it changes nothing")
     }
@@ -280,11 +278,8 @@ func refuseReportPath(_ report: URL, inputs: [BatchInput], layout: OutputLayout)
 /// The encoder and notice options of `caption --burn` and `burn`; the notice text is the caller's.
 func parsedBurnOptions(_ args: ParsedArguments) throws -> BurnOptions {
     var burn = BurnOptions()
-    if let notice = args.value("notice") {
-        guard let mode = NoticeMode(rawValue: notice) else { throw UsageError.invalidValue(option: "notice", value: notice, reason: "use auto, always or never") }
-        burn.notice = mode
-    }
-    if let n = try args.number("crf", in: 0...51, reason: "an integer from 0 to 51") { burn.crf = n }
+    if let mode: NoticeMode = args.choice("notice") { burn.notice = mode }
+    if let n = args.integer("crf") { burn.crf = n }
     if let preset = args.value("preset") { burn.preset = preset }
     if let codec = args.value("codec") { burn.codec = codec }
     burn.allowMissingGlyphs = args.flag("allow-missing-glyphs")

@@ -9,7 +9,7 @@ let extractCommand = Subcommand(
         usage: "FILE -o OUT.f32 [--stream N | --lang CODE]",
         options: [
             Option("output", short: "o", value: "OUT", help: "where to write the raw samples ('-' for standard output)"),
-            Option("stream", value: "N", help: "audio stream index (see 'capforge probe')"),
+            Option("stream", value: .integer(0...Int.max, name: "N"), need: "not a stream index", help: "audio stream index (see 'capforge probe')"),
             Option("lang", value: "CODE", help: "pick the audio stream tagged with this language (en, eng, English...)"),
             overwriteOption,
             Option("verbose", short: "v", help: "show library warnings"),
@@ -36,16 +36,15 @@ let extractCommand = Subcommand(
 }
 
 func audioSelection(_ args: ParsedArguments) throws -> AudioStreamSelection {
-    switch (args.value("stream"), args.value("lang")) {
-    case (let s?, nil):
-        guard let index = Int(s), index >= 0 else { throw UsageError.invalidValue(option: "stream", value: s, reason: "not a stream index") }
+    switch (args.integer("stream"), args.value("lang")) {
+    case (let index?, nil):
         return .index(index)
     case (nil, let lang?) where lang != "auto":
         return .language(lang)
     case (nil, _):
         return .automatic
-    case (_?, _?):
-        throw UsageError.invalidValue(option: "stream", value: args.value("stream")!, reason: "use either --stream or --lang, not both")
+    case (let index?, _?):
+        throw UsageError.invalidValue(option: "stream", value: "\(index)", reason: "use either --stream or --lang, not both")
     }
 }
 

@@ -10,14 +10,15 @@ let lintCommand = Subcommand(
         usage: "FILE... [--video VIDEO] [--profile NAME|FILE] [--fps N]",
         options: [Option("profile", value: "auto|NAME|FILE", help: "default auto: the rules for the language the file's name gives (talk.ja.srt), else netflix-en; bbc, dcmp, any built-in name, or a JSON profile file"),
                   Option("video", value: "VIDEO", help: "the video the captions are for: its frame rate and duration (default: the video of the same name beside each file)"),
-                  Option("fps", value: "N", help: "frame rate for frame-based gaps (default: the video's, else 25)"),
-                  Option("list", value: "N", help: "list at most N violations and N warnings per file, counting the rest (default \(Lint.listLimit); 0: all)")],
+                  Option("fps", value: .number(0...Double.greatestFiniteMagnitude, name: "N", aboveLowerBound: true), need: "a positive frame rate",
+                         help: "frame rate for frame-based gaps (default: the video's, else 25)"),
+                  Option("list", value: .integer(0...Int.max, name: "N"), default: "\(Lint.listLimit)", need: "a count of violations, 0 for all",
+                         help: "list at most N violations and N warnings per file, counting the rest; 0: all")],
         minPositionals: 1)
 ) { args in
     let profile = try profileOption(args)
-    let fps: Double? = try args.number("fps", reason: "a positive frame rate", accepts: { $0 > 0 && $0.isFinite })
-    let listing = try args.number("list", reason: "a count of violations, 0 for all", accepts: { (n: Int) in n >= 0 }).map { $0 == 0 ? nil : $0 }
-        ?? Lint.listLimit
+    let fps = args.number("fps")
+    let listing = args.integer("list").map { $0 == 0 ? nil : $0 } ?? Lint.listLimit
     func lintVideo(_ url: URL) throws -> LintVideo {
         let probe = try MediaProbe(path: url.path)
         return LintVideo(name: url.lastPathComponent, framesPerSecond: probe.video?.frameRate,

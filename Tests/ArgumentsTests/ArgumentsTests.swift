@@ -25,21 +25,40 @@ import Testing
         #expect(throws: UsageError.tooFewArguments(expected: 1, got: 0)) { try parse([], for: command) }
     }
 
-    /// A number option is absent, in range, or a usage error naming the option, the value and
-    /// the reason: not a number, out of range, or (for a whole number) a fraction.
-    @Test func numbersAreCheckedWhereTheyAreRead() throws {
-        let p = try parse(["x", "--jobs", "2", "--lang", "1.5"], for: command)
-        #expect(try p.number("jobs", in: 1...2, reason: "1 or 2") == 2)
-        #expect(try p.number("formats", in: 1...2, reason: "1 or 2") == nil)
-        #expect(try p.number("lang", in: 0.0...2, reason: "r") == 1.5)
-        #expect(throws: UsageError.invalidValue(option: "lang", value: "1.5", reason: "whole")) { try p.number("lang", in: 0...2, reason: "whole") }
-        #expect(throws: UsageError.invalidValue(option: "jobs", value: "2", reason: "one")) { try p.number("jobs", in: 1...1, reason: "one") }
-        let nan = try parse(["x", "--lang", "nan"], for: command)
-        #expect(throws: UsageError.invalidValue(option: "lang", value: "nan", reason: "r")) { try nan.number("lang", in: 0.0...1, reason: "r") }
-        #expect(throws: UsageError.invalidValue(option: "lang", value: "nan", reason: "positive")) {
-            try nan.number("lang", reason: "positive", accepts: { (x: Double) in x > 0 })
+    /// A value an option refuses is a usage error as the arguments are parsed, naming the option,
+    /// the value and what the option takes: a choice, a whole number in range, a finite number in range.
+    @Test func valuesAreCheckedWhereTheyAreDeclared() throws {
+        let typed = Command("caption", summary: "s", usage: "PATH...", options: [
+            Option("tier", value: .choice(["auto", "modern", "basic"]), default: "auto", help: "t"),
+            Option("beam", value: .integer(1...8, name: "N"), default: "1", help: "b"),
+            Option("low", value: .number(0...1, name: "P", aboveLowerBound: false), help: "l"),
+            Option("factor", value: .number(0...1000, name: "X", aboveLowerBound: true), help: "f"),
+            Option("jobs", value: .integer(1...2, name: "N"), need: "use 1 or 2", help: "j"),
+        ], minPositionals: 1)
+        let p = try parse(["x", "--tier", "basic", "--beam", "5", "--low", "0.5", "--factor=1000"], for: typed)
+        #expect(p.integer("beam") == 5 && p.number("low") == 0.5 && p.number("factor") == 1000)
+        #expect(p.choice("tier", as: Tier.self) == .basic)
+        #expect(p.integer("jobs") == nil)
+        for (arguments, option, value, reason) in [
+            (["--tier", "fast"], "tier", "fast", "use auto, modern or basic"),
+            (["--beam", "9"], "beam", "9", "a whole number from 1 to 8"),
+            (["--beam", "2.5"], "beam", "2.5", "a whole number from 1 to 8"),
+            (["--low", "nan"], "low", "nan", "a number from 0 to 1"),
+            (["--low", "-0.1"], "low", "-0.1", "a number from 0 to 1"),
+            (["--factor", "0"], "factor", "0", "a number above 0 and at most 1000"),
+            (["--factor", "inf"], "factor", "inf", "a number above 0 and at most 1000"),
+            (["--jobs", "4"], "jobs", "4", "use 1 or 2"),
+        ] {
+            #expect(throws: UsageError.invalidValue(option: option, value: value, reason: reason)) { try parse(["x"] + arguments, for: typed) }
         }
+        // Help shows the choices, the range and the default from the same declaration.
+        let help = typed.helpText(program: "capforge")
+        #expect(help.contains("--tier auto|modern|basic") && help.contains("t (default auto)"))
+        #expect(help.contains("--beam N") && help.contains("b (1-8; default 1)"))
+        #expect(help.contains("f (above 0, at most 1000)"))
     }
+
+    enum Tier: String { case auto, modern, basic }
 
     @Test func helpNeedsNoPositionals() throws {
         #expect(try parse(["--help"], for: command).wantsHelp)

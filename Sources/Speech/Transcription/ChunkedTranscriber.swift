@@ -65,12 +65,38 @@ public final class ChunkedTranscriber: Sendable {
         // The regions also check the words afterwards, chunked or not.
         let regions = try speech ?? planner.detector.speechRegions(across: audio)
         let entries = try heardChunks(of: audio, plan: plan, speech: regions, journal: journal, cancellation: cancellation, progress: progress)
+        let joined = try joinedAtSeams(entries, of: audio, language: plan.language, cancellation: cancellation)
+        let checked = HallucinationGuard().check(joined.words.sorted { ($0.start, $0.end) < ($1.start, $1.end) }, speech: regions)
+        // The engines (and models) that produced chunks or arbitrated words, not every installed one.
+        let tiersUsed = Set(entries.compactMap { $0.record.outcome == .recognised ? $0.record.tier : nil } + checked.kept.map(\.tier))
+        let identities = [Tier.modern, .basic].filter(tiersUsed.contains).compactMap { engines.engine($0, for: plan.language)?.identity }
+        let crossChecked = checked.kept.contains { $0.evidence?.disputed != nil }
+        let modern = engines.engine(.modern, for: plan.language)
+        return Transcript(language: plan.language, words: checked.kept, engines: identities, chunks: entries.map(\.record), duration: audio.duration,
+                          speechDetector: options.chunking ? planner.detector.name : nil,
+                          droppedWords: Self.reportedOnce([checked.dropped] + joined.droppedByWindow), wordsOverNoSpeech: checked.flagged,
+                          arbitrations: entries.flatMap(\.verdicts), seamErrors: joined.seamErrors,
+                          checkedBy: crossChecked ? modern.flatMap { engines.crossChecker(for: plan.language, of: $0.identity)?.identity } : nil,
+                          loopCuts: Self.reportedOnce(joined.loopCutsByWindow), beam: BeamTally.sum(entries.map(\.beam)))
+    }
+
+    /// The chunks' words joined where their windows overlap, and what joining them cut or could not settle.
+    private struct Joined {
+        var words: [Word]
+        var seamErrors: [String]
+        var loopCutsByWindow: [[LoopCut]]
+        var droppedByWindow: [[DroppedWord]]
+    }
+
+    /// Each seam settled: two windows that agree meet at a shared word; `--one-pass` windows meet
+    /// where the later one opened; others are refereed by hearing the overlap again, else cut at
+    /// its middle. Guesses past a window's audio go (dropped text where no window hears that audio).
+    private func joinedAtSeams(_ entries: [JournalEntry], of audio: any AudioSource, language: Language, cancellation: Cancellation) throws -> Joined {
         let chunks = entries.map(\.chunk)
         var kept = entries.map(\.words)
         var seamErrors: [String] = []
         var loopCutsByWindow = entries.map(\.loopCuts)
         var droppedByWindow = entries.map(\.droppedWords)
-        // Guesses past a window's audio go; they are dropped text when no window hears that audio.
         func withoutGuessedEnd(_ i: Int, heardOn: Bool) {
             let split = Seam.guessedEnd(kept[i], heardEnd: entries[i].heardEnd, heardOn: heardOn)
             kept[i] = split.heard
@@ -97,7 +123,7 @@ public final class ChunkedTranscriber: Sendable {
                 var joined = Seam.anchored(kept[i - 1], kept[i], overlap: overlap)
                 if joined == nil {
                     do {
-                        if let referee = try refereed(kept[i - 1], kept[i], before, entries[i], of: audio, language: plan.language, cancellation: cancellation) {
+                        if let referee = try refereed(kept[i - 1], kept[i], before, entries[i], of: audio, language: language, cancellation: cancellation) {
                             joined = (referee.earlier, referee.later)
                             loopCutsByWindow.append(referee.filling.loopCuts)
                             droppedByWindow.append(referee.filling.droppedWords)
@@ -115,18 +141,7 @@ public final class ChunkedTranscriber: Sendable {
         if let last = entries.indices.last, Seam.stopsShort(entries[last].heardEnd, of: audio.endTime) {
             withoutGuessedEnd(last, heardOn: false)
         }
-        let checked = HallucinationGuard().check(kept.flatMap { $0 }.sorted { ($0.start, $0.end) < ($1.start, $1.end) }, speech: regions)
-        // The engines (and models) that produced chunks or arbitrated words, not every installed one.
-        let tiersUsed = Set(entries.compactMap { $0.record.outcome == .recognised ? $0.record.tier : nil } + checked.kept.map(\.tier))
-        let identities = [Tier.modern, .basic].filter(tiersUsed.contains).compactMap { engines.engine($0, for: plan.language)?.identity }
-        let crossChecked = checked.kept.contains { $0.evidence?.disputed != nil }
-        let modern = engines.engine(.modern, for: plan.language)
-        return Transcript(language: plan.language, words: checked.kept, engines: identities, chunks: entries.map(\.record), duration: audio.duration,
-                          speechDetector: options.chunking ? planner.detector.name : nil,
-                          droppedWords: Self.reportedOnce([checked.dropped] + droppedByWindow), wordsOverNoSpeech: checked.flagged,
-                          arbitrations: entries.flatMap(\.verdicts), seamErrors: seamErrors,
-                          checkedBy: crossChecked ? modern.flatMap { engines.crossChecker(for: plan.language, of: $0.identity)?.identity } : nil,
-                          loopCuts: Self.reportedOnce(loopCutsByWindow), beam: BeamTally.sum(entries.map(\.beam)))
+        return Joined(words: kept.flatMap { $0 }, seamErrors: seamErrors, loopCutsByWindow: loopCutsByWindow, droppedByWindow: droppedByWindow)
     }
 
     /// Every chunk heard (or taken from the journal of an interrupted run), in order, each journaled
