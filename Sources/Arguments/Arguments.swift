@@ -141,6 +141,27 @@ public struct Command: Sendable {
     }
 }
 
+extension Command {
+    /// This command as a section of a man page (roff), from the same declarations as `helpText`.
+    public func manSection(program: String) -> String {
+        var lines = [".SS \(Self.roff(name))", ".B \(Self.roff(program)) \(Self.roff(name))", Self.roff(usage), ".PP", Self.roff(summary)]
+        for option in options {
+            lines.append(".TP")
+            let short = option.short.map { "\\fB\\-\($0)\\fR, " } ?? ""
+            lines.append(short + "\\fB\\-\\-\(Self.roff(option.name))\\fR" + (option.valueName.map { " \\fI\(Self.roff($0))\\fR" } ?? ""))
+            lines.append(Self.roff(option.helpLine))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Text made literal for roff: backslashes escaped, hyphens kept as hyphens, and a line that
+    /// would start with a control character guarded.
+    public static func roff(_ text: String) -> String {
+        let escaped = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        return escaped.hasPrefix(".") || escaped.hasPrefix("'") ? "\\&" + escaped : escaped
+    }
+}
+
 public struct ParsedArguments: Sendable, Equatable {
     public var positionals: [String] = []
     var values: [String: [String]] = [:]

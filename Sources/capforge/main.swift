@@ -17,9 +17,42 @@ func topLevelHelp() -> String {
         Options:
           -h, --help     show this list
           -V, --version  show the version of capforge and of the libraries it uses
+              --man      print this manual as a man page (roff): capforge --man | man -l -
 
         Run 'capforge COMMAND --help' for a command's options.
         """
+}
+
+/// capforge(1), from the commands' declarations: what `--help` says, as a man page.
+func manPage() -> String {
+    """
+    .TH CAPFORGE 1 "" "capforge \(CapforgeVersion.string)" "User Commands"
+    .SH NAME
+    capforge \\- captions for video folders, offline
+    .SH SYNOPSIS
+    .B capforge
+    \\fICOMMAND\\fR [\\fIOPTIONS\\fR] [\\fIARGS\\fR]
+    .SH DESCRIPTION
+    For every video and audio file in the files and folders given, capforge extracts the audio, transcribes it with
+    the best recogniser installed for its language (Whisper, else a basic-tier engine whose captions are flagged as
+    such), and writes captions by professional subtitle rules as SRT, ASS, WebVTT and JSON; it can burn them into the
+    video or add them as a subtitle track. Outputs go next to each input (or under \\fB\\-\\-out\\fR); a rerun skips
+    what is current and resumes what was interrupted.
+    .SH COMMANDS
+    \(subcommands.map { $0.spec.manSection(program: "capforge") }.joined(separator: "\n"))
+    .SH ENVIRONMENT
+    .TP
+    .B CAPFORGE_MODELS
+    the folder of models to use instead of the installed ones
+    .TP
+    .B NO_COLOR
+    no colour in the progress display
+    .SH EXIT STATUS
+    0 when every file was captioned, 1 when a file failed, 2 for a usage error, 3 when \\fBextract\\fR read a
+    truncated file, 130 when interrupted.
+    .SH SEE ALSO
+    \\fBcapforge \\-\\-help\\fR, \\fBcapforge\\fR \\fICOMMAND\\fR \\fB\\-\\-help\\fR, and the project's README.
+    """
 }
 
 func runMain() -> Int32 {
@@ -34,6 +67,9 @@ func runMain() -> Int32 {
         return ExitCode.success
     case "--version", "-V":
         print(CapforgeVersion.report())
+        return ExitCode.success
+    case "--man":
+        print(manPage())
         return ExitCode.success
     default:
         break

@@ -65,6 +65,16 @@ import Testing
         #expect(command.helpText(program: "capforge").contains("--lang CODE"))
     }
 
+    /// The man page's section is the help's declarations in roff, text kept literal.
+    @Test func manSectionFromTheSameDeclarations() {
+        let section = Command("lint", summary: ".srt files", usage: "FILE...", options: [
+            Option("beam", value: .integer(1...8, name: "N"), default: "1", help: "width, a\\b"),
+        ], minPositionals: 1).manSection(program: "capforge")
+        #expect(section.hasPrefix(".SS lint\n.B capforge lint\nFILE...\n.PP\n\\&.srt files"), "\(section)")
+        #expect(section.contains(".TP\n\\fB\\-\\-beam\\fR \\fIN\\fR\nwidth, a\\eb (1\\-8; default 1)"), "\(section)")
+        #expect(section.contains("\\fB\\-h\\fR, \\fB\\-\\-help\\fR"))
+    }
+
     @Test func suggestions() {
         #expect(closest(to: "captoin", among: ["caption", "export", "probe"]) == "caption")
         #expect(closest(to: "zzzzzz", among: ["caption", "export"]) == nil)
