@@ -9,7 +9,7 @@ capforge_manifest=share/capforge/install-manifest.txt
 not_plain() { [ -L "$1" ] || { [ -e "$1" ] && [ ! -f "$1" ]; }; }
 
 # check_entry PREFIX RELATIVE: succeeds when RELATIVE is one of the places install writes
-# (bin/capforge, lib/capforge/…, share/capforge/…) and no folder between PREFIX (physical, from
+# (bin/capforge, lib/capforge/…, share/capforge/…, share/man/man1/capforge.1) and no folder between PREFIX (physical, from
 # realpath) and it is a symlink, so that the path resolves inside PREFIX as written; otherwise
 # sets $refusal to why and fails.
 check_entry() {
@@ -19,7 +19,7 @@ check_entry() {
   elif [[ $relative == /* ]]; then refusal="it is an absolute path"
   elif [[ /$relative/ == */../* ]]; then refusal="it has a '..' component"
   elif [[ /$relative/ == *//* || /$relative/ == */./* ]]; then refusal="it has an empty or '.' component"
-  elif [[ $relative != bin/capforge && $relative != lib/capforge/?* && $relative != share/capforge/?* ]]; then
+  elif [[ $relative != bin/capforge && $relative != lib/capforge/?* && $relative != share/capforge/?* && $relative != share/man/man1/capforge.1 ]]; then
     refusal="install never writes there"
   else
     # Each folder on the way must be a real one: a symlink (even a dangling or looping one) could
