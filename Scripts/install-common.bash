@@ -92,14 +92,15 @@ remove_entry() {
 }
 
 # prune_folders PREFIX RELATIVE…: removes the folders of these entries that are now empty, up to
-# lib/capforge and share/capforge (PREFIX/bin and PREFIX/lib belong to the system). rmdir removes
-# only empty real folders, so a folder holding anyone's file, or a symlink, stays.
+# lib/capforge, share/capforge and share/man (PREFIX/bin, PREFIX/lib and PREFIX/share belong to the
+# system). rmdir removes only empty real folders, so a folder holding anyone's file, or a symlink, stays.
 prune_folders() {
   local prefix=${1%/} relative folder
   shift
   for relative; do
     folder=${relative%/*}
-    while [[ $folder == lib/capforge || $folder == lib/capforge/* || $folder == share/capforge || $folder == share/capforge/* ]]; do
+    while [[ $folder == lib/capforge || $folder == lib/capforge/* || $folder == share/capforge || $folder == share/capforge/* \
+             || $folder == share/man/man1 || $folder == share/man ]]; do
       rmdir -- "$prefix/$folder" 2>/dev/null || break
       folder=${folder%/*}
     done
