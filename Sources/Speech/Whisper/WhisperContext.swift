@@ -1,19 +1,30 @@
 import CWhisper
 import CapforgeCore
 import Foundation
+import Synchronization
 
-/// Owns one `whisper_context` (model weights plus the default decoding state). Not
-/// thread-safe: the engine serialises every call.
-final class WhisperContext {
+/// Owns one `whisper_context` (model weights plus the default decoding state). The context is
+/// single-threaded: every call that reaches it holds the lock, and a decode and the reading of
+/// what it decoded are one call.
+final class WhisperContext: Sendable {
     /// How the model computes attention; DTW alignment needs flash attention off.
     enum Attention {
         case flash
         case dtwAlignment(whisper_alignment_heads_preset)
     }
 
-    private let context: OpaquePointer
+    /// Unchecked: a C pointer, reached only under the lock that holds it.
+    private struct State: @unchecked Sendable {
+        let context: OpaquePointer
+        /// Built when a beam first needs them.
+        var tokenRules: WhisperTokenRules?
+    }
+
+    private let state: Mutex<State>
     private let whisper: cwhisper_functions
     let path: String
+    let isMultilingual: Bool
+    let endOfText: Int32
 
     init(modelPath: String, attention: Attention) throws {
         whisper = try WhisperLibrary.functions()
@@ -32,23 +43,33 @@ final class WhisperContext {
             throw SpeechError.modelInvalid(
                 path: modelPath, reason: "libwhisper could not load it as a ggml Whisper model; re-import it with `capforge models import`")
         }
-        self.context = context
-        self.path = modelPath
+        state = Mutex(State(context: context))
+        path = modelPath
+        isMultilingual = whisper.whisper_is_multilingual(context) != 0
+        endOfText = whisper.whisper_token_eot(context)
     }
 
-    deinit { whisper.whisper_free(context) }
-
-    var isMultilingual: Bool { whisper.whisper_is_multilingual(context) != 0 }
-    var endOfText: Int32 { whisper.whisper_token_eot(context) }
+    deinit { state.withLock { whisper.whisper_free($0.context) } }
 
     /// Runs the model over `samples`; `shouldAbort` is polled by ggml between graph steps. With
     /// `passesBefore` (centiseconds into `samples`), a 30 s encoder pass after the first starts
     /// only while Whisper's last finished segment ends before it (what lies after is heard by
     /// the next window; 0: one pass), keeping what was decoded. With `beam`, each window's tokens
     /// are the ones Capforge's beam search picks (a greedy `params` runs it). Returns libwhisper's
-    /// status code (0 = success) and whether a pass was refused.
-    func run(
+    /// status code (0 = success), whether a pass was refused, and on success the segments and
+    /// the language they were decoded in.
+    func decode(
         _ params: whisper_full_params, samples: [Float], shouldAbort: Cancellation, passesBefore: Int64? = nil, beam: BeamForcing? = nil
+    ) -> (status: Int32, stoppedEarly: Bool, segments: [DecodedSegment], languageID: Int32) {
+        state.withLock { state in
+            let status = run(state.context, params, samples: samples, shouldAbort: shouldAbort, passesBefore: passesBefore, beam: beam)
+            guard status.status == 0 else { return (status.status, status.stoppedEarly, [], -1) }
+            return (status.status, status.stoppedEarly, segments(of: state.context), whisper.whisper_full_lang_id(state.context))
+        }
+    }
+
+    private func run(
+        _ context: OpaquePointer, _ params: whisper_full_params, samples: [Float], shouldAbort: Cancellation, passesBefore: Int64?, beam: BeamForcing?
     ) -> (status: Int32, stoppedEarly: Bool) {
         var params = params
         params.abort_callback = { userData in
@@ -175,7 +196,7 @@ final class WhisperContext {
         }
     }
 
-    func segments() -> [DecodedSegment] {
+    private func segments(of context: OpaquePointer) -> [DecodedSegment] {
         (0..<whisper.whisper_full_n_segments(context)).map { s in
             DecodedSegment(
                 start: whisper.whisper_full_get_segment_t0(context, s),
@@ -184,17 +205,26 @@ final class WhisperContext {
                 tokens: (0..<whisper.whisper_full_n_tokens(context, s)).map { t in
                     let data = whisper.whisper_full_get_token_data(context, s, t)
                     return DecodedToken(
-                        id: data.id, bytes: tokenBytes(data.id), probability: data.p,
+                        id: data.id, bytes: tokenBytes(data.id, of: context), probability: data.p,
                         start: data.t0, end: data.t1, dtwTime: data.t_dtw)
                 })
         }
     }
 
     /// The vocabulary's rules for Capforge's decoding settings, built once per model.
-    private(set) lazy var tokenRules: WhisperTokenRules = {
+    var tokenRules: WhisperTokenRules {
+        state.withLock { state in
+            if let rules = state.tokenRules { return rules }
+            let rules = tokenRules(of: state.context)
+            state.tokenRules = rules
+            return rules
+        }
+    }
+
+    private func tokenRules(of context: OpaquePointer) -> WhisperTokenRules {
         let size = Int(whisper.whisper_n_vocab(context))
         var idOf: [String: Int32] = [:]
-        for id in 0..<Int32(size) { idOf[String(decoding: tokenBytes(id), as: UTF8.self)] = id }
+        for id in 0..<Int32(size) { idOf[String(decoding: tokenBytes(id, of: context), as: UTF8.self)] = id }
         let languages = (0...whisper.whisper_lang_max_id()).map { whisper.whisper_token_lang(context, $0) }
         let never = [whisper.whisper_token_not(context), whisper.whisper_token_sot(context), whisper.whisper_token_nosp(context),
                      whisper.whisper_token_solm(context), whisper.whisper_token_translate(context), whisper.whisper_token_transcribe(context),
@@ -206,29 +236,32 @@ final class WhisperContext {
             blankAtStart: [endOfText] + (idOf[" "].map { [$0] } ?? []),
             nonSpeech: WhisperTokenRules.nonSpeechTokens(idOf: idOf),
             maxInitialTimestamp: Int((defaults.max_initial_ts / WhisperTokenRules.timestampStep).rounded()))
-    }()
+    }
 
     /// Tokens libwhisper decodes before a window's first one when no text prompt is given
     /// (start of transcript, then a multilingual model's language and task), and the last of them.
     func prompt(translating: Bool) -> (length: Int, last: Int32) {
-        guard isMultilingual else { return (1, whisper.whisper_token_sot(context)) }
-        return (3, translating ? whisper.whisper_token_translate(context) : whisper.whisper_token_transcribe(context))
+        state.withLock { state in
+            guard isMultilingual else { return (1, whisper.whisper_token_sot(state.context)) }
+            return (3, translating ? whisper.whisper_token_translate(state.context) : whisper.whisper_token_transcribe(state.context))
+        }
     }
 
     func tokenCount(_ text: String) -> Int {
-        Int(abs(whisper.whisper_tokenize(context, text, nil, 0)))
+        state.withLock { Int(abs(whisper.whisper_tokenize($0.context, text, nil, 0))) }
     }
 
-    /// The language id whisper decoded in, after a run with language "auto".
     /// The library's defaults for a decode with `strategy`.
     func defaultParams(_ strategy: whisper_sampling_strategy) -> whisper_full_params {
         whisper.whisper_full_default_params(strategy)
     }
 
-    var decodedLanguageID: Int32 { whisper.whisper_full_lang_id(context) }
-
     /// Probabilities of every language id for the first 30 s of `samples`.
     func languageProbabilities(_ samples: [Float], threads: Int32) throws -> [Float] {
+        try state.withLock { try languageProbabilities(of: $0.context, samples, threads: threads) }
+    }
+
+    private func languageProbabilities(of context: OpaquePointer, _ samples: [Float], threads: Int32) throws -> [Float] {
         let melStatus = samples.withUnsafeBufferPointer { whisper.whisper_pcm_to_mel(context, $0.baseAddress, Int32($0.count), threads) }
         guard melStatus == 0 else {
             throw SpeechError.engineFailed(engine: WhisperEngine.engineName, reason: "computing the spectrogram failed (code \(melStatus))")
@@ -242,7 +275,7 @@ final class WhisperContext {
     }
 
     /// Raw BPE bytes: a token may hold part of a UTF-8 sequence, so no String here.
-    private func tokenBytes(_ id: Int32) -> [UInt8] {
+    private func tokenBytes(_ id: Int32, of context: OpaquePointer) -> [UInt8] {
         guard let text = whisper.whisper_token_to_str(context, id) else { return [] }
         return Array(UnsafeRawBufferPointer(start: text, count: strlen(text)))
     }

@@ -4,9 +4,9 @@ import Foundation
 import WhisperRuntime
 
 /// The modern tier: Whisper through libwhisper or Capforge's own runtime, one loaded model per engine.
-/// Unchecked: libwhisper's C context is not Sendable; `lock` serialises every use of it. The
-/// runtime keeps each decoding's state to the call, so its windows are heard side by side.
-public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
+/// libwhisper's context takes one call at a time (`WhisperContext` holds the lock); the runtime
+/// keeps each decoding's state to the call, so its windows are heard side by side.
+public final class WhisperEngine: SpeechEngine, Sendable {
     public static let engineName = "whisper"
     public let identity: EngineIdentity
     public let supportedLanguages: Set<Language>
@@ -16,8 +16,6 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
     public static let multilingualCapabilities: EngineCapabilities = [.detectsLanguage, .translates]
     public var capabilities: EngineCapabilities { isMultilingual ? Self.multilingualCapabilities : [] }
 
-    // whisper_context is single-threaded: every use of it goes through `lock` (`serialised`).
-    private let lock = NSLock()
     private let backend: Backend
     private let endOfText: Int32
 
@@ -87,14 +85,6 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
         WhisperNetwork.threads = max(1, options.threads / max(1, windows))
     }
 
-    /// `body` alone on the engine where libwhisper runs it; the runtime needs no lock.
-    private func serialised<T>(_ body: () throws -> T) rethrows -> T {
-        guard case .library = backend else { return try body() }
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
-    }
-
     public func transcribe(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> [Word] {
         try transcribeDetailed(audio, language: language, cancellation: cancellation).words
     }
@@ -125,9 +115,7 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
             return WhisperTranscription(words: [], segments: [], language: requested ?? .english, seconds: 0, redecodedSegments: 0,
                                         loopCuts: [], droppedWords: [], heardUntil: audio.endTime, beam: nil)
         }
-        return try serialised {
-            try transcribeDetailed(audio, requested: requested, task: task, nextWindowFrom: nextWindowFrom, cancellation: cancellation, began: began)
-        }
+        return try transcribeDetailed(audio, requested: requested, task: task, nextWindowFrom: nextWindowFrom, cancellation: cancellation, began: began)
     }
 
     private func transcribeDetailed(_ audio: MonoAudio, requested: Language?, task: WhisperTask, nextWindowFrom: Double?,
@@ -247,11 +235,10 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
     /// model, which cannot tell languages apart.
     public func detectLanguage(_ audio: MonoAudio) throws -> LanguageGuess? {
         guard isMultilingual else { return nil }
-        let probabilities: [Float] = try serialised {
-            switch backend {
-            case .library(let context): return try context.languageProbabilities(audio.samples, threads: Int32(options.threads))
-            case .runtime(let runtime): return try runtime.languageProbabilities(audio.samples)
-            }
+        let probabilities: [Float]
+        switch backend {
+        case .library(let context): probabilities = try context.languageProbabilities(audio.samples, threads: Int32(options.threads))
+        case .runtime(let runtime): probabilities = try runtime.languageProbabilities(audio.samples)
         }
         guard let best = probabilities.indices.max(by: { probabilities[$0] < probabilities[$1] }),
               let language = WhisperLanguages.language(of: Int32(best)) else {
@@ -309,21 +296,20 @@ public final class WhisperEngine: SpeechEngine, @unchecked Sendable {
         // prompt; a prompted respelling pass and a re-decode (which samples) stay greedy.
         let beam = options.beamSize > 1 && prompt == nil && !redecoding
             ? beamForcing(context, task: task, params: params, cancellation: cancellation) : nil
-        let status = language.withCString { code in
+        let decoded = language.withCString { code in
             (prompt ?? "").withCString { promptText in
                 params.language = code
                 params.initial_prompt = prompt == nil ? nil : promptText
-                return context.run(params, samples: samples, shouldAbort: cancellation, passesBefore: passesBefore, beam: beam)
+                return context.decode(params, samples: samples, shouldAbort: cancellation, passesBefore: passesBefore, beam: beam)
             }
         }
         // A decode that completed is kept even when the deadline passed just after it.
-        if status.status == 0 {
-            let segments = context.segments()
-            guard let beam else { return (segments, status.stoppedEarly, nil, context.decodedLanguageID) }
-            return (beam.corrected(segments), status.stoppedEarly, beam.report, context.decodedLanguageID)
+        if decoded.status == 0 {
+            guard let beam else { return (decoded.segments, decoded.stoppedEarly, nil, decoded.languageID) }
+            return (beam.corrected(decoded.segments), decoded.stoppedEarly, beam.report, decoded.languageID)
         }
         try CancellationCheck(cancellation, started: began).check()
-        throw SpeechError.engineFailed(engine: Self.engineName, reason: "whisper_full failed with code \(status.status)")
+        throw SpeechError.engineFailed(engine: Self.engineName, reason: "whisper_full failed with code \(decoded.status)")
     }
 
     private func beamForcing(_ context: WhisperContext, task: WhisperTask, params: whisper_full_params, cancellation: Cancellation) -> BeamForcing {
