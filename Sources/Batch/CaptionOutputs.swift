@@ -36,7 +36,7 @@ extension CaptionPipeline {
                             noticeText: settings.noticeText ?? QualityNotice.text(for: language))
         var outputs: [String] = []
         // No SRT holds no cues that every parser takes (pysubs2's detection and webvtt-py refuse
-        // an empty file): none is written, and passWarnings says so. The other formats say it inside.
+        // an empty file): none is written, and captionWarnings says so. The other formats say it inside.
         for format in settings.formats where !(format == .srt && built.cues.isEmpty) {
             let url = layout.subtitle(for: input, language: language, format: format)
             let writer: any SubtitleWriter
@@ -65,7 +65,7 @@ extension CaptionPipeline {
                 + "the other formats are written with no cues")
         }
         warnings += captions.built.splits.filter { $0.reason == .mediaEnd }.map { "cue \($0.cue) \($0.message)" }
-        return translation ? warnings.map { TranscriptionNote.ofTranslation + $0 } : warnings
+        return translation ? warnings.map { TranscriptionNote.translationPrefix + $0 } : warnings
     }
 }
 

@@ -154,7 +154,7 @@ public final class FileTranscriber: Sendable {
             transcript.language = .english
         }
         let notes = TranscriptionNote.notes(of: transcript, plan: pass.plan, engines: pass.engines, calibration: pass.transcriber.calibration)
-        let both = (try? planned.passes.get().count) ?? 1 > 1
+        let both = ((try? planned.passes.get())?.count ?? 1) > 1
         return HeardPass(transcript: transcript, notes: pass.isTranslation && both ? notes.map { .ofTranslation(note: $0) } : notes,
                          marks: TranscriptionNote.marks(of: transcript, plan: pass.plan), journal: journal)
     }

@@ -78,7 +78,7 @@ public enum TranscriptionNote: Sendable, Equatable, Codable, CustomStringConvert
         case .cannotTranslate(let language, let basic):
             return Self.untranslatable(language, recognisedByBasicTier: basic) + "; only the \(language.name) captions were written"
         case .ofTranslation(let note):
-            return Self.ofTranslation + note.description
+            return Self.translationPrefix + note.description
         case .fellBack(let chunks, let total, let reason, _):
             return "\(chunks) of \(total) chunk(s) fell back to the basic tier (flagged as such): \(reason)"
         case .dropped(let reason, let count, let span, let excerpt):
@@ -137,7 +137,7 @@ public enum TranscriptionNote: Sendable, Equatable, Codable, CustomStringConvert
     }
 
     /// How a line about the English translation of a file with two passes begins.
-    public static let ofTranslation = "English translation: "
+    public static let translationPrefix = "English translation: "
 
     /// The first twelve of `count` words, and an ellipsis when there are more.
     private static func excerpt(_ words: [String], of count: Int) -> String {
