@@ -353,7 +353,11 @@ import Testing
         modern.windowsAtOnce = 2
         modern.behaviour = { _ in .hangUntilCancelled }
         let cancellation = Cancellation()
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { cancellation.cancel() }
+        // Stopped once both are being heard, however long a loaded machine takes to start them.
+        Thread {
+            while modern.hearingNow < 2 { usleep(1_000) }
+            cancellation.cancel()
+        }.start()
         #expect(throws: Cancelled()) {
             try transcriber(modern, nil).transcribe(audio, plan: english, cancellation: cancellation)
         }

@@ -19,15 +19,17 @@ import Testing
         let reference = try ChunkedTranscriber(engines: TierEngines(modern: [ToneEngine(engine: "whisper", tier: .modern, languages: [.english])], basic: []),
                                                calibration: CalibrationTable(engines: [:])).transcribe(audio, plan: plan)
 
-        // First run: the user interrupts during the third chunk.
+        // First run: the user interrupts during the third chunk, once the second is journaled (said
+        // by its progress; a timer instead fired before it on a loaded machine).
         let interrupted = ToneEngine(engine: "whisper", tier: .modern, languages: [.english])
         interrupted.windowsAtOnce = windowsAtOnce
         interrupted.behaviour = { $0 == 2 ? .hangUntilCancelled : .recognise }
         let cancellation = Cancellation()
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { cancellation.cancel() }
         #expect(throws: Cancelled()) {
             try ChunkedTranscriber(engines: TierEngines(modern: [interrupted], basic: []), calibration: CalibrationTable(engines: [:]))
-                .transcribe(audio, plan: plan, journal: try TranscriptionJournal(url: url, key: "k1"), cancellation: cancellation)
+                .transcribe(audio, plan: plan, journal: try TranscriptionJournal(url: url, key: "k1"), cancellation: cancellation) { progress in
+                    if progress.chunk == 1 { cancellation.cancel() }
+                }
         }
 
         // Second run: only the third chunk is recognised again.

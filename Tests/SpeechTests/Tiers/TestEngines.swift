@@ -36,6 +36,8 @@ final class ToneEngine: SpeechEngine, @unchecked Sendable {
     var windowsAtOnce = 1
     /// Calls being heard now, and the most there were at one time.
     private(set) var hearing = 0
+    /// `hearing`, read under the lock from another thread.
+    var hearingNow: Int { lock.withLock { hearing } }
     private(set) var mostAtOnce = 0
     /// The `shareCores(among:)` calls, each from a thread about to hear windows.
     private(set) var sharedCores: [Int] = []
