@@ -91,8 +91,12 @@ struct MeasuredRun {
             .joined(separator: " ") + (arguments.count > 8 ? " … (\(arguments.count) arguments)" : "")
     }
 
+    /// Counted only once the process runs capforge's image: a sample taken before its exec took
+    /// effect would be the test runner's (once 1,857 MB for a run that peaks at 62 MB, while a
+    /// second test suite loaded the machine).
     private static func highWaterKilobytes(of pid: pid_t) -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+        guard (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) == CLI.binary.resolvingSymlinksInPath().path,
+              let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
