@@ -50,7 +50,7 @@ let package = Package(
 
         .target(name: "Arguments"),
         .target(name: "Media", dependencies: ["CapforgeCore", "CFFmpeg"]),
-        .target(name: "Burn", dependencies: ["CapforgeCore", "Media", "Captions", "CFFmpeg", "CLibass", "CFontconfig"]),
+        .target(name: "Burn", dependencies: ["CapforgeCore", "Media", "Captions", "CLibass", "CFontconfig"]),
         .target(name: "Captions", dependencies: ["CapforgeCore", "CICU"]),
         // Capforge's own Whisper runtime over oneDNN's matrix products. Optimised even in debug
         // builds, like CapforgeCore: its loops are the model's arithmetic.

@@ -1,9 +1,7 @@
 /// Ways a burn can fail before or while encoding, with a message a user can act on.
-/// Reading the input fails with `MediaError`.
+/// Reading the input and opening the output and encoders fail with `MediaError`.
 public enum BurnError: Error, Equatable, CustomStringConvertible {
     case noVideo(path: String)
-    case encoderMissing(name: String)
-    case unsupportedOutput(path: String)
     case invalidScript(reason: String)
     case missingGlyphs(characters: [Character], fonts: [String])
     case fontconfigUnavailable
@@ -13,10 +11,6 @@ public enum BurnError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .noVideo(let path):
             return "\(path): has no video stream to burn captions into"
-        case .encoderMissing(let name):
-            return "this FFmpeg build has no encoder '\(name)'; list them with `ffmpeg -encoders`"
-        case .unsupportedOutput(let path):
-            return "\(path): cannot tell the output format from the extension; use .mp4, .mkv or .mov"
         case .invalidScript(let reason):
             return "the subtitle script cannot be rendered: \(reason)"
         case .missingGlyphs(let characters, let fonts):

@@ -1,4 +1,3 @@
-import CFFmpeg
 import Media
 
 /// RGB to 8-bit Y'CbCr for one video's matrix and range.
@@ -12,21 +11,21 @@ struct ColourMatrix: Equatable {
     static let bt2020 = (kr: 0.2627, kb: 0.0593)
 
     /// Honours the stream's tags; untagged video gets what players assume: BT.709 for HD, BT.601 for SD.
-    init(colorspace: AVColorSpace, range: AVColorRange, pixelFormat: AVPixelFormat, width: Int, height: Int) {
+    init(_ matrix: VideoFormat.Matrix?, fullRange: Bool, width: Int, height: Int) {
         let k: (kr: Double, kb: Double)
-        switch colorspace {
-        case AVCOL_SPC_BT709: k = Self.bt709
-        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M, AVCOL_SPC_FCC: k = Self.bt601
-        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: k = Self.bt2020
-        default: k = min(width, height) >= 720 ? Self.bt709 : Self.bt601
+        switch matrix {
+        case .bt709: k = Self.bt709
+        case .bt601: k = Self.bt601
+        case .bt2020: k = Self.bt2020
+        case nil: k = min(width, height) >= 720 ? Self.bt709 : Self.bt601
         }
         kr = k.kr
         kb = k.kb
-        fullRange = range == AVCOL_RANGE_JPEG || Self.isJPEGFormat(pixelFormat)
+        self.fullRange = fullRange
     }
 
-    static func isJPEGFormat(_ format: AVPixelFormat) -> Bool {
-        [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ411P].contains(format)
+    init(_ video: VideoFormat) {
+        self.init(video.matrix, fullRange: video.fullRange, width: video.width, height: video.height)
     }
 
     /// 8-bit code values for an sRGB-encoded (gamma) colour.

@@ -1,5 +1,4 @@
 import CapforgeCore
-import CFFmpeg
 import Foundation
 import Captions
 import Media
@@ -88,6 +87,7 @@ private final class MuxSession {
     private let output: OutputFile
     private let copier: StreamCopier
     private var added: [(stream: Int, encoder: SubtitleEncoder, events: [SubtitleTrack.Event], next: Int)] = []
+    private let kinds: [StreamSummary.Kind]
     private var report: [MuxedTrack] = []
     private var warnings: [BurnWarning] = []
     /// Milliseconds from the file's start to where it should end, when known.
@@ -96,9 +96,10 @@ private final class MuxSession {
     init(input inputPath: String, output outputPath: String, tracks: [SubtitleTrack], policy: OutputPolicy, requiresCues: Bool) throws {
         let file = try InputFile(path: inputPath)
         input = file
-        let types = (0..<file.streamCount).map { file.stream($0).pointee.codecpar.pointee.codec_type }
-        guard types.contains(AVMEDIA_TYPE_VIDEO) || types.contains(AVMEDIA_TYPE_AUDIO) else {
-            let onlySubtitles = !types.isEmpty && types.allSatisfy { $0 == AVMEDIA_TYPE_SUBTITLE }
+        let streams = file.streams
+        kinds = streams.map(\.kind)
+        guard kinds.contains(.video) || kinds.contains(.audio) else {
+            let onlySubtitles = !kinds.isEmpty && kinds.allSatisfy { $0 == .subtitle }
             throw onlySubtitles ? MuxError.subtitleFileAsVideo(path: inputPath) : MuxError.nothingToSubtitle(path: inputPath)
         }
         let end = try Self.mediaEnd(of: inputPath)
@@ -112,21 +113,17 @@ private final class MuxSession {
         }
         output = try OutputFile(path: outputPath, policy: policy)
         copier = StreamCopier(input: input, output: output)
-        let streams = input.subtitleStreams
-        let picture = (0..<input.streamCount).lazy.map(input.stream).first { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO }
-        let size = (width: Int(picture?.pointee.codecpar.pointee.width ?? 0), height: Int(picture?.pointee.codecpar.pointee.height ?? 0))
+        let picture = streams.first { $0.kind == .video }
+        let size = (width: picture?.width ?? 0, height: picture?.height ?? 0)
 
         // Text tracks this container cannot hold are read back and written again in its codec.
-        let converted = Set(streams.filter { $0.isText && output.canHold(input.stream($0.index).pointee.codecpar.pointee.codec_id) == 0 }.map(\.index))
-        for index in 0..<input.streamCount where !converted.contains(index) {
-            let stream = input.stream(index)
-            let routed = try copier.route(index, kinds: [AVMEDIA_TYPE_VIDEO, AVMEDIA_TYPE_AUDIO, AVMEDIA_TYPE_SUBTITLE, AVMEDIA_TYPE_ATTACHMENT])
+        let converted = Set(input.subtitleStreams.filter { $0.isText && output.refuses(stream: $0.index, of: input) }.map(\.index))
+        for stream in streams where !converted.contains(stream.index) {
+            let routed = try copier.route(stream.index, kinds: [.video, .audio, .subtitle, .attachment])
             // A copy without its picture is no subtitled video (cover art may go).
-            if !routed, types[index] == AVMEDIA_TYPE_VIDEO, stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 {
-                let codec = stream.pointee.codecpar.pointee.codec_id
-                throw MuxError.streamNotStorable(path: inputPath, index: index, codec: String(cString: avcodec_get_name(codec)),
-                                                 container: String(cString: output.format.pointee.name),
-                                                 matroskaHolds: av_guess_format("matroska", nil, nil).map { avformat_query_codec($0, codec, FF_COMPLIANCE_NORMAL) == 1 } ?? false)
+            if !routed, stream.kind == .video, !stream.isAttachedPicture {
+                throw MuxError.streamNotStorable(path: inputPath, index: stream.index, codec: stream.codec, container: output.formatName,
+                                                 matroskaHolds: OutputFile.matroskaHolds(stream: stream.index, of: input))
             }
         }
         if !converted.isEmpty {
@@ -152,13 +149,13 @@ private final class MuxSession {
         let file = try InputFile(path: path)
         if let duration = file.durationClaim().duration { return Int((duration * 1000).rounded()) }
         let packet = Packet()
-        var end: Int64?
-        while av_read_frame(file.context, packet.pointer) >= 0 {
+        var end: MediaTime?
+        while file.read(into: packet) {
             defer { packet.unref() }
             guard let last = file.end(of: packet) else { continue }
             end = max(end ?? last, last)
         }
-        return end.flatMap { milliseconds(from: file.startTime, to: $0) }
+        return end?.roundedMilliseconds
     }
 
     /// The track with its events kept within the video (those starting at or after its end
@@ -199,12 +196,10 @@ private final class MuxSession {
             warnings.append(.titleCleaned(track: track.name, title: title))
             track.title = title
         }
-        let codec: AVCodecID = output.isMOVFamily ? AV_CODEC_ID_MOV_TEXT : track.kind == .styled ? AV_CODEC_ID_ASS : AV_CODEC_ID_SUBRIP
-        guard output.canHold(codec) != 0 else {
-            throw BurnError.subtitlesUnsupported(path: path, codec: String(cString: avcodec_get_name(codec)))
-        }
+        let codec: SubtitleCodec = output.isMOVFamily ? .movText : track.kind == .styled ? .ass : .subrip
+        guard !output.refuses(codec) else { throw BurnError.subtitlesUnsupported(path: path, codec: codec.name) }
         var events = track.events.sorted { ($0.start, $0.layer) < ($1.start, $1.layer) }
-        if codec == AV_CODEC_ID_MOV_TEXT {
+        if codec == .movText {
             // A 3GPP text track shows one sample at a time: the notice is in the title, and an
             // event still on screen when the next starts ends there.
             events.removeAll { ASSDocument.isNotice($0.style) }
@@ -224,26 +219,19 @@ private final class MuxSession {
             // Default styles the track itself and any event whose style is missing.
             track.header = Self.header(track.header, keepingStyles: used.union(["Default"]))
         }
-        // The encoder's complaints are about the track's text: they name its file.
-        let encoder = try SubtitleEncoder(codec: codec, header: track.header, width: size.width, height: size.height,
-                                          globalHeader: output.wantsGlobalHeader, path: track.source ?? path)
-        let stream = try output.addStream()
-        try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context), "configuring a subtitle track", path: path)
-        stream.pointee.time_base = SubtitleEncoder.timeBase
-        var tag: String?
-        if let language = track.language {
-            // Matroska wants ISO 639-2/B ("fre"), MP4 ISO 639-2/T ("fra").
-            tag = output.isMOVFamily ? language.alpha3.first : language.alpha3.last
-            try check(av_dict_set(&stream.pointee.metadata, "language", tag, 0), "tagging a subtitle track's language", path: path)
-        }
+        let encoder = try SubtitleEncoder(codec, header: track.header, width: size.width, height: size.height, for: output, path: track.source ?? path)
+        var tags: [(key: String, value: String)] = []
+        // Matroska wants ISO 639-2/B ("fre"), MP4 ISO 639-2/T ("fra").
+        let tag = track.language.flatMap { output.isMOVFamily ? $0.alpha3.first : $0.alpha3.last }
+        if let tag { tags.append(("language", tag)) }
         if !track.title.isEmpty {
-            try check(av_dict_set(&stream.pointee.metadata, "title", track.title, 0), "naming a subtitle track", path: path)
+            tags.append(("title", track.title))
             // MP4 players list a track by its handler name.
-            if output.isMOVFamily { try check(av_dict_set(&stream.pointee.metadata, "handler_name", track.title, 0), "naming a subtitle track", path: path) }
+            if output.isMOVFamily { tags.append(("handler_name", track.title)) }
         }
-        stream.pointee.disposition = (track.isDefault ? AV_DISPOSITION_DEFAULT : 0) | (track.isForced ? AV_DISPOSITION_FORCED : 0)
-        added.append((Int(stream.pointee.index), encoder, events, 0))
-        report.append(MuxedTrack(codec: String(cString: avcodec_get_name(codec)), languageTag: tag, title: track.title))
+        let stream = try output.addStream(encodedBy: encoder, tags: tags, isDefault: track.isDefault, isForced: track.isForced)
+        added.append((stream, encoder, events, 0))
+        report.append(MuxedTrack(codec: codec.name, languageTag: tag, title: track.title))
     }
 
     /// Far more than any script's styles (a film's fansub has under a hundred).
@@ -262,20 +250,15 @@ private final class MuxSession {
         while true {
             if cancellation?.isCancelled == true { throw Cancelled() }
             // A read error mid-file ends the input like EOF, as in burn-in.
-            guard av_read_frame(input.context, packet.pointer) >= 0 else { break }
+            guard input.read(into: packet) else { break }
             defer { packet.unref() }
-            let p = packet.pointer.pointee
-            let source = input.stream(Int(p.stream_index))
-            let time = p.dts != SHIM_AV_NOPTS_VALUE ? p.dts : p.pts
-            if time != SHIM_AV_NOPTS_VALUE,
-               let since = milliseconds(from: input.startTime, to: av_rescale_q(time, source.pointee.time_base, shim_time_base_q())) {
+            if let time = input.time(of: packet) {
                 // Subtitles go in ahead of the media around them, so the interleaver holds few packets.
-                try writeSubtitles(until: since)
+                try writeSubtitles(until: time.roundedMilliseconds)
             }
-            let type = source.pointee.codecpar.pointee.codec_type
-            if type == AVMEDIA_TYPE_VIDEO || type == AVMEDIA_TYPE_AUDIO, let end = input.end(of: packet),
-               let sinceStart = milliseconds(from: input.startTime, to: end) {
-                mediaEnd = max(mediaEnd, Int64(sinceStart))
+            let kind = kinds[packet.streamIndex]
+            if kind == .video || kind == .audio, let end = input.end(of: packet) {
+                mediaEnd = max(mediaEnd, Int64(end.roundedMilliseconds))
             }
             _ = try copier.handle(packet)
         }
@@ -294,18 +277,12 @@ private final class MuxSession {
         for i in added.indices {
             while added[i].next < added[i].events.count, added[i].events[added[i].next].start <= milliseconds {
                 let event = added[i].events[added[i].next]
-                if let packet = try added[i].encoder.encode(event, readOrder: added[i].next) {
-                    try copier.write(packet, from: SubtitleEncoder.timeBase, to: added[i].stream, shift: 0)
+                if let packet = try added[i].encoder.encode(
+                    text: event.text, style: event.style, layer: event.layer, start: event.start, end: event.end, readOrder: added[i].next) {
+                    try output.write(packet, encodedBy: added[i].encoder, to: added[i].stream)
                 }
                 added[i].next += 1
             }
         }
     }
-}
-
-/// Milliseconds from `start` to `end` (both AV_TIME_BASE units on one file's clock); nil where a
-/// damaged timestamp puts the difference beyond what fits.
-private func milliseconds(from start: Int64, to end: Int64) -> Int? {
-    let (difference, overflow) = end.subtractingReportingOverflow(start)
-    return overflow ? nil : Int(av_rescale_q(difference, shim_time_base_q(), SubtitleEncoder.timeBase))
 }

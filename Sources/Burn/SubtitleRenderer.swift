@@ -1,3 +1,4 @@
+import CapforgeCore
 import CLibass
 import Media
 
@@ -47,14 +48,31 @@ final class SubtitleRenderer {
         ass_library_done(library)
     }
 
-    /// Renders the script at `milliseconds` and hands each image to `draw`.
-    /// The images are only valid during the call.
-    func render(atMilliseconds milliseconds: Int64, draw: (UnsafePointer<ASS_Image>) throws -> Void) rethrows {
+    /// Renders the script at `time` and hands each image, with its coverage (one byte a pixel,
+    /// rows `stride` apart), to `draw`.
+    func render(at time: MediaTime, draw: (CaptionImage, Span<UInt8>) throws -> Void) rethrows {
         var changed: Int32 = 0
-        var image = ass_render_frame(renderer, track, milliseconds, &changed)
+        // Integer time: a frame exactly at a cue's end must not count as inside it.
+        var image = ass_render_frame(renderer, track, Int64(time.flooredMilliseconds), &changed)
         while let current = image {
-            if current.pointee.w > 0 && current.pointee.h > 0 { try draw(current) }
-            image = current.pointee.next
+            let i = current.pointee
+            if i.w > 0 && i.h > 0, i.stride >= i.w, let bitmap = i.bitmap {
+                let coverage = UnsafeBufferPointer(start: bitmap, count: Int(i.stride) * Int(i.h - 1) + Int(i.w))
+                try draw(CaptionImage(x: Int(i.dst_x), y: Int(i.dst_y), width: Int(i.w), height: Int(i.h), stride: Int(i.stride), rgba: i.color), coverage.span)
+            }
+            image = i.next
         }
     }
+}
+
+/// One solid-colour layer of rendered captions (a glyph run's fill, outline or shadow).
+struct CaptionImage {
+    /// Where its top-left pixel lands on the picture (may be off it).
+    var x: Int
+    var y: Int
+    var width: Int
+    var height: Int
+    var stride: Int
+    /// 0xRRGGBBAA, AA being transparency.
+    var rgba: UInt32
 }

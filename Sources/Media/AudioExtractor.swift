@@ -169,7 +169,7 @@ public struct AudioExtractor {
         let claim = input.durationClaim()
         var truncated = false
         // Audio placed on after a damaged jump ends early on the timeline without being cut.
-        if timeline.jumps == 0, let expected = input.expectedEnd(of: stream, fileEnd: claim.duration) {
+        if timeline.jumps == 0, let expected = input.expectedEnd(ofStream: streamIndex, fileEnd: claim.duration) {
             let decoded = timeline.decodedEnd ?? 0
             truncated = expected - decoded > 0.5
             if truncated { warnings.append(.truncated(decodedUntil: decoded, expected: expected)) }

@@ -2,7 +2,7 @@ import CFFmpeg
 
 /// Owns an `AVPacket`.
 package final class Packet {
-    package let pointer: UnsafeMutablePointer<AVPacket>
+    let pointer: UnsafeMutablePointer<AVPacket>
 
     package init() {
         pointer = av_packet_alloc()
@@ -14,11 +14,14 @@ package final class Packet {
     }
 
     package func unref() { av_packet_unref(pointer) }
+
+    /// The input stream the packet was read from.
+    package var streamIndex: Int { Int(pointer.pointee.stream_index) }
 }
 
 /// Owns an `AVFrame`.
 package final class Frame {
-    package let pointer: UnsafeMutablePointer<AVFrame>
+    let pointer: UnsafeMutablePointer<AVFrame>
 
     package init() {
         pointer = av_frame_alloc()
@@ -29,8 +32,27 @@ package final class Frame {
         av_frame_free(&f)
     }
 
+    package func unref() { av_frame_unref(pointer) }
+
+    package var width: Int { Int(pointer.pointee.width) }
+    package var height: Int { Int(pointer.pointee.height) }
+
+    /// One plane of an 8-bit 4:2:0 picture of ours (`PictureAdapter` makes them) to draw on: its
+    /// bytes, row after row `stride` apart, and its size in samples.
+    package func withPlane<R>(_ plane: Int, _ body: (inout MutableSpan<UInt8>, _ stride: Int, _ width: Int, _ height: Int) throws -> R) rethrows -> R {
+        let shift = plane == 0 ? 0 : 1
+        let width = (self.width + shift) >> shift, height = (self.height + shift) >> shift
+        let stride = Int(shim_frame_linesize(pointer, Int32(plane)))
+        // Pictures of ours are allocated top-down (a positive stride); a decoder's may not be.
+        precondition(stride >= width, "withPlane needs a picture PictureAdapter allocated")
+        let count = width > 0 && height > 0 ? stride * (height - 1) + width : 0
+        let bytes = UnsafeMutableBufferPointer(start: shim_frame_data(pointer, Int32(plane)), count: count)
+        var span = bytes.mutableSpan
+        return try body(&span, stride, width, height)
+    }
+
     /// The frame's time in its stream's time base, preferring the decoder's best guess.
-    package var timestamp: Int64? {
+    var timestamp: Int64? {
         let best = pointer.pointee.best_effort_timestamp
         if best != SHIM_AV_NOPTS_VALUE { return best }
         let pts = pointer.pointee.pts
@@ -40,11 +62,15 @@ package final class Frame {
 
 /// Owns a decoder context opened for one stream.
 package final class Decoder {
-    package let context: UnsafeMutablePointer<AVCodecContext>
-    package let path: String
+    let context: UnsafeMutablePointer<AVCodecContext>
+    let path: String
 
     /// `threaded` uses FFmpeg's frame and slice threads; the decoder default is one thread.
-    package init(stream: UnsafeMutablePointer<AVStream>, path: String, threaded: Bool = false) throws {
+    package convenience init(_ input: InputFile, stream index: Int, threaded: Bool = false) throws {
+        try self.init(stream: input.stream(index), path: input.path, threaded: threaded)
+    }
+
+    init(stream: UnsafeMutablePointer<AVStream>, path: String, threaded: Bool = false) throws {
         self.path = path
         let parameters = stream.pointee.codecpar!
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {

@@ -1,10 +1,11 @@
+import CapforgeCore
 import CFFmpeg
 import Foundation
 
 /// An opened, probed container (owns the `AVFormatContext`).
 package final class InputFile {
     package let path: String
-    package let context: UnsafeMutablePointer<AVFormatContext>
+    let context: UnsafeMutablePointer<AVFormatContext>
 
     package init(path: String) throws {
         try Self.checkIsReadableRegularFile(path)
@@ -50,12 +51,12 @@ package final class InputFile {
 
     package var streamCount: Int { Int(context.pointee.nb_streams) }
 
-    package func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> {
+    func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> {
         context.pointee.streams[index]!
     }
 
     /// The file's time origin (`start_time`) in AV_TIME_BASE units; 0 when unknown.
-    package var startTime: Int64 {
+    var startTime: Int64 {
         let start = context.pointee.start_time
         return start == SHIM_AV_NOPTS_VALUE ? 0 : start
     }
@@ -66,7 +67,7 @@ package final class InputFile {
         return d == SHIM_AV_NOPTS_VALUE || d <= 0 ? nil : Double(d) / Double(AV_TIME_BASE)
     }
 
-    package func metadata(_ stream: UnsafeMutablePointer<AVStream>, _ key: String) -> String? {
+    func metadata(_ stream: UnsafeMutablePointer<AVStream>, _ key: String) -> String? {
         guard let entry = av_dict_get(stream.pointee.metadata, key, nil, 0), let value = entry.pointee.value else { return nil }
         let text = String(cString: value)
         return text.isEmpty ? nil : text
@@ -75,26 +76,26 @@ package final class InputFile {
     /// Where the stream should end, in seconds on the file's timeline: its own length, else the
     /// file's end (`fileEnd`, from `durationClaim()`). Truncated files end early without an
     /// error, so readers compare against this.
-    package func expectedEnd(of stream: UnsafeMutablePointer<AVStream>, fileEnd: Double?) -> Double? {
-        ownEnd(of: stream) ?? fileEnd
+    package func expectedEnd(ofStream index: Int, fileEnd: Double?) -> Double? {
+        ownEnd(of: stream(index)) ?? fileEnd
     }
 
     /// The stream's own length in seconds, from its first timestamp; nil when it states none.
-    package func ownLength(of stream: UnsafeMutablePointer<AVStream>) -> Double? {
+    func ownLength(of stream: UnsafeMutablePointer<AVStream>) -> Double? {
         ownEnd(of: stream).map { max(0, $0 - start(of: stream)) }
     }
 
     /// The stream's first timestamp in seconds on the file's timeline (0 when unknown).
     private func start(of stream: UnsafeMutablePointer<AVStream>) -> Double {
         let start = stream.pointee.start_time == SHIM_AV_NOPTS_VALUE ? 0 : stream.pointee.start_time
-        return seconds(av_rescale_q(start, stream.pointee.time_base, shim_time_base_q()))
+        return (Double(av_rescale_q(start, stream.pointee.time_base, shim_time_base_q())) - Double(startTime)) / Double(AV_TIME_BASE)
     }
 
     /// Where the stream ends by its own length (Matroska's DURATION tag, else the stream's
     /// duration), in seconds on the file's timeline; nil when it states none. `independent`:
     /// only a length that is not the container's own duration copied in (libavformat gives
     /// streams without one the file's), so it can bear the container's claim out.
-    package func ownEnd(of stream: UnsafeMutablePointer<AVStream>, independent: Bool = false) -> Double? {
+    func ownEnd(of stream: UnsafeMutablePointer<AVStream>, independent: Bool = false) -> Double? {
         let tb = stream.pointee.time_base
         let streamStart = start(of: stream)
         if let length = metadata(stream, "DURATION").flatMap(Self.seconds(ofClock:)) {
@@ -153,29 +154,44 @@ package final class InputFile {
         let target = startTime.addingReportingOverflow(Int64(min(claimedEnd, 7 * 24 * 3600) * Double(AV_TIME_BASE)))
         guard !target.overflow, av_seek_frame(context, -1, target.partialValue, AVSEEK_FLAG_BACKWARD) >= 0 else { return nil }
         let packet = Packet()
-        var end: Int64?
+        var end: MediaTime?
         for _ in 0..<Self.packetsAfterSeek {
-            guard av_read_frame(context, packet.pointer) >= 0 else {
-                return end.map(seconds)
-            }
+            guard read(into: packet) else { return end?.seconds }
             defer { packet.unref() }
-            guard isPicture(or: Int(packet.pointer.pointee.stream_index)), let stop = self.end(of: packet) else { continue }
+            guard isPicture(or: packet.streamIndex), let stop = self.end(of: packet) else { continue }
             end = max(end ?? stop, stop)
         }
         return nil
     }
 
-    /// Where `packet` ends on the file's clock (AV_TIME_BASE units): its pts (else dts) plus its
-    /// duration. Nil without a timestamp, or where a damaged one overflows on the way.
-    package func end(of packet: Packet) -> Int64? {
+    /// Reads the next packet; false at the end of the file, or at a read error mid-file, which
+    /// ends the input like the end (callers compare how far they got with `expectedEnd`).
+    package func read(into packet: Packet) -> Bool {
+        av_read_frame(context, packet.pointer) >= 0
+    }
+
+    /// Where `packet` ends: its pts (else dts) plus its duration. Nil without a timestamp, or
+    /// where a damaged one overflows on the way.
+    package func end(of packet: Packet) -> MediaTime? {
         let p = packet.pointer.pointee
         let at = p.pts != SHIM_AV_NOPTS_VALUE ? p.pts : p.dts
         guard at != SHIM_AV_NOPTS_VALUE else { return nil }
         let (stop, overflow) = at.addingReportingOverflow(max(0, p.duration))
-        // av_rescale_q says INT64_MIN where the result does not fit.
-        guard !overflow, case let scaled = av_rescale_q(stop, stream(Int(p.stream_index)).pointee.time_base, shim_time_base_q()),
-              scaled != Int64.min else { return nil }
-        return scaled
+        guard !overflow else { return nil }
+        return MediaTime(ticks: stop, timeBase: stream(Int(p.stream_index)).pointee.time_base, origin: startTime)
+    }
+
+    /// When `packet` is read in decoding order: its dts, else its pts.
+    package func time(of packet: Packet) -> MediaTime? {
+        let p = packet.pointer.pointee
+        let at = p.dts != SHIM_AV_NOPTS_VALUE ? p.dts : p.pts
+        guard at != SHIM_AV_NOPTS_VALUE else { return nil }
+        return MediaTime(ticks: at, timeBase: stream(Int(p.stream_index)).pointee.time_base, origin: startTime)
+    }
+
+    /// When a frame decoded from stream `index` shows.
+    package func time(of frame: Frame, stream index: Int) -> MediaTime? {
+        frame.timestamp.flatMap { MediaTime(ticks: $0, timeBase: stream(index).pointee.time_base, origin: startTime) }
     }
 
     /// Packets read after the seek before giving up on reaching the end (a few seconds of media
@@ -183,13 +199,8 @@ package final class InputFile {
     /// whole file).
     static let packetsAfterSeek = 20_000
 
-    /// `timestamp` (AV_TIME_BASE units) in seconds from the file's start.
-    private func seconds(_ timestamp: Int64) -> Double {
-        (Double(timestamp) - Double(startTime)) / Double(AV_TIME_BASE)
-    }
-
     /// "01:02:03.500000000" in seconds.
-    package static func seconds(ofClock text: String) -> Double? {
+    static func seconds(ofClock text: String) -> Double? {
         let parts = text.split(separator: ":")
         guard parts.count == 3, let h = Double(parts[0]), let m = Double(parts[1]), let s = Double(parts[2]) else { return nil }
         return h * 3600 + m * 60 + s

@@ -1,7 +1,7 @@
 import CFFmpeg
 import Foundation
 
-/// Every way reading media can fail, with a message a user can act on.
+/// Every way reading or writing media can fail, with a message a user can act on.
 public enum MediaError: Error, CustomStringConvertible, Equatable {
     case notFound(path: String)
     case notAFile(path: String, kind: String)
@@ -14,6 +14,8 @@ public enum MediaError: Error, CustomStringConvertible, Equatable {
     case decoderMissing(path: String, codec: String)
     case library(path: String, operation: String, code: Int32, message: String)
     case implausibleAudio(path: String, reason: String)
+    case encoderMissing(name: String)
+    case unsupportedOutput(path: String)
 
     public var description: String {
         switch self {
@@ -41,12 +43,16 @@ public enum MediaError: Error, CustomStringConvertible, Equatable {
             return "\(path): \(operation) failed: \(message)"
         case .implausibleAudio(let path, let reason):
             return "\(path): \(reason)"
+        case .encoderMissing(let name):
+            return "this FFmpeg build has no encoder '\(name)'; list them with `ffmpeg -encoders`"
+        case .unsupportedOutput(let path):
+            return "\(path): cannot tell the output format from the extension; use .mp4, .mkv or .mov"
         }
     }
 }
 
 /// Text for an FFmpeg error code (`av_err2str` is a macro Swift cannot import).
-package func avErrorString(_ code: Int32) -> String {
+func avErrorString(_ code: Int32) -> String {
     var buffer = [CChar](repeating: 0, count: Int(AV_ERROR_MAX_STRING_SIZE))
     return buffer.withUnsafeMutableBufferPointer { buf in
         shim_err2str(code, buf.baseAddress, buf.count)
@@ -56,7 +62,7 @@ package func avErrorString(_ code: Int32) -> String {
 
 /// Throws a typed error for a negative FFmpeg return code.
 @discardableResult
-package func check(_ code: Int32, _ operation: String, path: String) throws -> Int32 {
+func check(_ code: Int32, _ operation: String, path: String) throws -> Int32 {
     guard code < 0 else { return code }
     throw MediaError.library(path: path, operation: operation, code: code, message: avErrorString(code))
 }

@@ -125,7 +125,7 @@ public struct MediaProbe: Codable, Sendable, Equatable {
         return abs(av_q2d(a) - av_q2d(b)) > 0.05 * max(av_q2d(a), av_q2d(b))
     }
 
-    package static func rotation(of stream: UnsafeMutablePointer<AVStream>) -> Int {
+    static func rotation(of stream: UnsafeMutablePointer<AVStream>) -> Int {
         var size = 0
         guard let matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size),
               size >= 9 * MemoryLayout<Int32>.size else { return 0 }

@@ -1,14 +1,13 @@
 import CFFmpeg
-import Media
 
 /// Turns decoded pictures into what the encoder takes and players show: 8-bit 4:2:0 (browsers
 /// and H.264 profiles most players decode), even dimensions (4:2:0 needs them), upright.
-final class PictureAdapter {
+package final class PictureAdapter {
     /// Full-range sources stay full range: yuvj420p is how libx264 is told so.
     let format: AVPixelFormat
     /// The encoded picture, after crop and rotation.
-    let width: Int
-    let height: Int
+    package let width: Int
+    package let height: Int
     let rotation: Int
     private let uprightWidth: Int
     private let uprightHeight: Int
@@ -19,8 +18,8 @@ final class PictureAdapter {
     private let rotated = Frame()
     private let canvas = Frame()
 
-    /// `rotation` is clockwise degrees (0, 90, 180, 270).
-    init(width sourceWidth: Int, height sourceHeight: Int, fullRange: Bool, rotation: Int, path: String) {
+    package init(_ source: VideoFormat, path: String) {
+        let (sourceWidth, sourceHeight, fullRange, rotation) = (source.width, source.height, source.fullRange, source.rotation)
         self.fullRange = fullRange
         format = fullRange ? AV_PIX_FMT_YUVJ420P : AV_PIX_FMT_YUV420P
         // Odd sizes lose their last column/row: one pixel is invisible, and padding would add a visible edge.
@@ -39,26 +38,26 @@ final class PictureAdapter {
 
     /// The picture to draw on and encode: the decoded frame itself when it already fits
     /// (then `writableCopy` gives one to draw on), else one of ours, already writable.
-    func adapt(_ frame: Frame) throws -> (picture: UnsafeMutablePointer<AVFrame>, isDecoderFrame: Bool) {
-        var picture = frame.pointer
+    package func adapt(_ frame: Frame) throws -> (picture: Frame, isDecoderFrame: Bool) {
+        var picture = frame
         var isDecoderFrame = true
-        let f = picture.pointee
+        let f = picture.pointer.pointee
         if f.format != format.rawValue || Int(f.width) != uprightWidth || Int(f.height) != uprightHeight {
-            try convert(picture, into: converted.pointer)
-            picture = converted.pointer
+            try convert(picture.pointer, into: converted.pointer)
+            picture = converted
             isDecoderFrame = false
         }
         if rotation != 0 {
-            try prepare(rotated.pointer, width: width, height: height, like: picture)
+            try prepare(rotated.pointer, width: width, height: height, like: picture.pointer)
             for plane in 0..<3 {
                 let shift = plane == 0 ? 0 : 1
                 PlaneRotation.rotate(
-                    shim_frame_data(picture, Int32(plane)), stride: Int(shim_frame_linesize(picture, Int32(plane))),
+                    shim_frame_data(picture.pointer, Int32(plane)), stride: Int(shim_frame_linesize(picture.pointer, Int32(plane))),
                     width: uprightWidth >> shift, height: uprightHeight >> shift,
                     into: shim_frame_data(rotated.pointer, Int32(plane)), stride: Int(shim_frame_linesize(rotated.pointer, Int32(plane))),
                     clockwise: rotation)
             }
-            picture = rotated.pointer
+            picture = rotated
             isDecoderFrame = false
         }
         return (picture, isDecoderFrame)
@@ -67,10 +66,10 @@ final class PictureAdapter {
     /// A decoded picture copied into a buffer of ours. Decoded pictures share buffers with the
     /// decoder's reference frames, so drawing on them would corrupt later frames; reusing one
     /// buffer (the encoder has copied the previous picture by now) avoids fresh pages per frame.
-    func writableCopy(of picture: UnsafeMutablePointer<AVFrame>) throws -> UnsafeMutablePointer<AVFrame> {
-        try prepare(canvas.pointer, width: Int(picture.pointee.width), height: Int(picture.pointee.height), like: picture)
-        try check(av_frame_copy(canvas.pointer, picture), "preparing a frame for captions", path: path)
-        return canvas.pointer
+    package func writableCopy(of picture: Frame) throws -> Frame {
+        try prepare(canvas.pointer, width: picture.width, height: picture.height, like: picture.pointer)
+        try check(av_frame_copy(canvas.pointer, picture.pointer), "preparing a frame for captions", path: path)
+        return canvas
     }
 
     private func convert(_ source: UnsafeMutablePointer<AVFrame>, into target: UnsafeMutablePointer<AVFrame>) throws {
@@ -96,7 +95,7 @@ final class PictureAdapter {
             let name = av_get_pix_fmt_name(AVPixelFormat(sourceFormat)).map { String(cString: $0) } ?? "format \(sourceFormat)"
             throw MediaError.library(path: path, operation: "converting \(name) video", code: shim_AVERROR(EINVAL), message: "unsupported pixel format")
         }
-        if fullRange && !ColourMatrix.isJPEGFormat(AVPixelFormat(sourceFormat)) {
+        if fullRange && !VideoFormat.isJPEGFormat(AVPixelFormat(sourceFormat)) {
             // Tagged full-range video in a non-"j" format: keep the code values' range through the conversion.
             let coefficients = sws_getCoefficients(SWS_CS_DEFAULT)
             guard sws_setColorspaceDetails(context, coefficients, 1, coefficients, 1, 0, 1 << 16, 1 << 16) >= 0 else {

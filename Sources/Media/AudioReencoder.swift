@@ -1,10 +1,9 @@
 import CFFmpeg
-import Media
 
 /// Re-encodes an audio stream the output container cannot hold (e.g. PCM from .mov into MP4) to AAC,
 /// keeping its start on the file's timeline.
-final class AudioReencoder {
-    let encoder: Encoder
+package final class AudioReencoder {
+    package let encoder: Encoder
     private let decoder: Decoder
     private let path: String
     private let streamTimeBase: AVRational
@@ -17,17 +16,18 @@ final class AudioReencoder {
     /// Next output sample's time, in samples on the file's timeline.
     private var nextPTS: Int64?
 
-    /// `origin` is the file's start_time in AV_TIME_BASE units.
-    init(stream: UnsafeMutablePointer<AVStream>, origin: Int64, globalHeader: Bool, path: String) throws {
+    /// Re-encodes stream `index` of `input` for `output`.
+    package init(_ input: InputFile, stream index: Int, for output: OutputFile) throws {
+        let path = input.path
         self.path = path
-        self.origin = origin
-        streamTimeBase = stream.pointee.time_base
-        decoder = try Decoder(stream: stream, path: path)
-        guard let aac = avcodec_find_encoder(AV_CODEC_ID_AAC) else { throw BurnError.encoderMissing(name: "aac") }
+        origin = input.startTime
+        streamTimeBase = input.stream(index).pointee.time_base
+        decoder = try Decoder(input, stream: index)
+        guard let aac = avcodec_find_encoder(AV_CODEC_ID_AAC) else { throw MediaError.encoderMissing(name: "aac") }
         let input = decoder.context
         let rate = input.pointee.sample_rate
         sampleBase = AVRational(num: 1, den: rate)
-        encoder = try Encoder(codec: aac, path: path, globalHeader: globalHeader) { ctx in
+        encoder = try Encoder(codec: aac, path: path, globalHeader: output.wantsGlobalHeader) { ctx in
             ctx.pointee.sample_fmt = aac.pointee.sample_fmts?.pointee ?? AV_SAMPLE_FMT_FLTP
             ctx.pointee.sample_rate = rate
             ctx.pointee.time_base = AVRational(num: 1, den: rate)
@@ -46,7 +46,7 @@ final class AudioReencoder {
     }
 
     /// Decodes a packet (nil flushes everything) and hands finished AAC packets to `sink`, in the encoder's time base.
-    func send(_ packet: Packet?, sink: (Packet) throws -> Void) throws {
+    package func send(_ packet: Packet?, sink: (Packet) throws -> Void) throws {
         // Corrupt audio packets are skipped: the following ones keep their own timestamps.
         _ = try decoder.send(packet)
         drain: while true {
@@ -55,7 +55,7 @@ final class AudioReencoder {
             case .corrupt: continue drain
             case .needInput, .finished: break drain
             }
-            defer { av_frame_unref(decoded.pointer) }
+            defer { decoded.unref() }
             if nextPTS == nil {
                 let start = decoded.timestamp.map { av_rescale_q($0, streamTimeBase, sampleBase) } ?? 0
                 nextPTS = start - av_rescale_q(origin, shim_time_base_q(), sampleBase)
@@ -108,7 +108,7 @@ final class AudioReencoder {
         try check(av_audio_fifo_read(fifo, shim_frame_extended_data_void(chunk.pointer), samples), "buffering audio", path: path)
         chunk.pointer.pointee.pts = nextPTS ?? 0
         nextPTS = (nextPTS ?? 0) + Int64(samples)
-        try encoder.encode(chunk.pointer, sink: sink)
+        try encoder.encode(chunk, sink: sink)
     }
 
     private func prepare(_ frame: Frame, samples: Int32) throws {
