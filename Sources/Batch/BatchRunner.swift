@@ -1,6 +1,7 @@
 import CapforgeCore
 import Foundation
 import Media
+import Synchronization
 
 /// Runs a batch: one bad file never stops it, a current file is skipped, and an interruption
 /// stops cleanly after abandoning the file in progress (its journal keeps finished chunks).
@@ -22,7 +23,7 @@ public struct BatchRunner {
         self.overwrite = overwrite
     }
 
-    public func run(_ inputs: [BatchInput], cancellation: Cancellation, emit: @escaping (BatchEvent) -> Void) -> (results: [FileResult], interrupted: Bool) {
+    public func run(_ inputs: [BatchInput], cancellation: Cancellation, emit: sending @escaping (BatchEvent) -> Void) -> (results: [FileResult], interrupted: Bool, seconds: Double) {
         let began = Date()
         let state = RunState(count: inputs.count, emit: emit)
         // Probed once here, for the progress total and then for the pipeline (a file that fails is
@@ -88,45 +89,50 @@ public struct BatchRunner {
         }
         burning.wait()
         let results = state.results.compactMap { $0 }
-        state.emit(.batchFinished(results: results, interrupted: state.interrupted, seconds: Date().timeIntervalSince(began)))
-        return (results, state.interrupted)
+        let seconds = Date().timeIntervalSince(began)
+        state.emit(.batchFinished(results: results, interrupted: state.interrupted, seconds: seconds))
+        return (results, state.interrupted, seconds)
     }
 }
 
 /// What the foreground and the background burn-in share: events go out one at a time, results
-/// land in input order. Unchecked: the caller's event sink is not Sendable; the lock serialises
-/// every call to it.
-private final class RunState: @unchecked Sendable {
-    private let lock = NSLock()
-    private let sink: (BatchEvent) -> Void
-    private(set) var results: [FileResult?]
-    private var interruptedFlag = false
-
-    init(count: Int, emit: @escaping (BatchEvent) -> Void) {
-        sink = emit
-        results = Array(repeating: nil, count: count)
+/// land in input order.
+private final class RunState: Sendable {
+    private struct Shared {
+        /// The caller's event sink, which need not be Sendable: only ever called under the lock.
+        let sink: (BatchEvent) -> Void
+        var results: [FileResult?]
+        var interrupted = false
     }
 
+    private let shared: Mutex<Shared>
+
+    init(count: Int, emit: sending @escaping (BatchEvent) -> Void) {
+        shared = Mutex(Shared(sink: emit, results: Array(repeating: nil, count: count)))
+    }
+
+    var results: [FileResult?] { shared.withLock { $0.results } }
+
     var interrupted: Bool {
-        get { lock.withLock { interruptedFlag } }
-        set { lock.withLock { interruptedFlag = interruptedFlag || newValue } }
+        get { shared.withLock { $0.interrupted } }
+        set { shared.withLock { $0.interrupted = $0.interrupted || newValue } }
     }
 
     func emit(_ event: BatchEvent) {
-        lock.withLock { sink(event) }
+        shared.withLock { $0.sink(event) }
     }
 
     /// `history`: the folder whose speed history the file's time goes to, and the way it
     /// was recognised; nil for a file not recognised now.
     func finish(_ index: Int, _ result: FileResult, history speed: (stateFolder: URL, variant: String)?) {
-        lock.withLock {
+        shared.withLock {
             if let (stateFolder, variant) = speed, result.status == .done {
                 var history = SpeedHistory.load(stateFolder: stateFolder)
                 history.record(result, variant: variant)
                 // Advisory only: failing to save speed history must not fail the batch.
                 try? history.save(stateFolder: stateFolder)
             }
-            results[index] = result
+            $0.results[index] = result
         }
         emit(.fileFinished(index: index, result: result))
     }

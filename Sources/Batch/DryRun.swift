@@ -24,6 +24,8 @@ public enum DryRun {
             let tier: String
             let language: String
             var plan: TierPlan?
+            // The model whose language vote an untagged file pays for.
+            var voter: String?
             // A file without audio, with a sample rate extraction refuses, or in a language nothing
             // here covers, fails at once.
             var failsAtOnce = probe.audioStreams.isEmpty
@@ -45,12 +47,10 @@ public enum DryRun {
             } else {
                 // Priced as what the run falls back to, plus the language vote: most files have
                 // untagged audio, and pricing them at default speeds was ten times low.
-                let assumed = try? pipeline.resolver.resolve(.english, preference: pipeline.settings.tier)
-                plan = assumed
-                let model = assumed.flatMap(pipeline.modelLabel).map { " (\($0))" } ?? ""
-                (language, tier) = pipeline.transcription.languageVoter == nil
-                    ? ("auto", "English assumed: no multilingual model is installed to detect it" + model)
-                    : ("auto", "decided after detection, priced as English" + model)
+                let untagged = pipeline.transcription.untaggedLanguagePlan(preference: pipeline.settings.tier)
+                plan = untagged.plan
+                voter = untagged.voter?.model
+                (language, tier) = ("auto", untagged.description + (untagged.plan.flatMap(pipeline.modelLabel).map { " (\($0))" } ?? ""))
             }
             // What there is to hear: audio that starts hours in is not hours of work.
             let audioSeconds = probe.audioSeconds(pipeline.knownLanguage(probe).stream) ?? 0
@@ -59,7 +59,6 @@ public enum DryRun {
                                                       model: plan.flatMap(pipeline.modelName), duration: audioSeconds)
             anyMeasured = anyMeasured || measured
             if !measured, let plan, plan.mode != .arbitrate, !pipeline.isCrossChecked(plan), let model = pipeline.modelName(plan) {
-                let voter = requested == nil ? pipeline.transcription.languageVoter?.model : nil
                 // A model timed with and without the language vote are two probes.
                 let name = model + (voter.map { " with \($0)'s language vote" } ?? "")
                 if probes[name] == nil {

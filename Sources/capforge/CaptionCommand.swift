@@ -235,10 +235,9 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
     let reportPolicy = report.map { namedOutputPolicy($0, args: args).writing(.report).protecting(inputs.map(\.url.path)) }
     if let report, let reportPolicy { _ = try reportPolicy.destination(for: report) }
     let runner = BatchRunner(pipeline: pipeline, force: args.flag("force"), jobs: jobs, overwrite: args.flag("overwrite"))
-    var batchSeconds = 0.0
-    let (processed, interrupted) = runner.run(inputs, cancellation: cancellation) { event in
-        if case .batchFinished(_, _, let seconds) = event { batchSeconds = seconds }
-        if !quiet || args.flag("json") { reporter.handle(event) }
+    let showsEvents = !quiet || args.flag("json")
+    let (processed, interrupted, batchSeconds) = runner.run(inputs, cancellation: cancellation) { event in
+        if showsEvents { reporter.handle(event) }
     }
     // What the scan could not look at fails like a file, in the summary and the report.
     let results = processed + problems.map(\.failedResult)

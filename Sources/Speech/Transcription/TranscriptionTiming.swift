@@ -76,9 +76,24 @@ public struct TranscriptionTiming: Sendable {
     }
 }
 
+/// How a file whose audio no tag names a language for is planned before it is heard: as
+/// English (what the run falls back to), with the language vote when a model detects languages.
+public struct UntaggedLanguagePlan: Sendable {
+    /// English's plan; nil when no tier covers English.
+    public let plan: TierPlan?
+    /// The model that votes on the language; nil: English is assumed.
+    public let voter: EngineIdentity?
+
+    /// What the dry run says the language will be.
+    public var description: String {
+        voter == nil ? "English assumed: no multilingual model is installed to detect it" : "decided after detection, priced as English"
+    }
+}
+
 extension FileTranscriber {
-    /// The model that votes on an untagged file's language; nil: English is assumed.
-    public var languageVoter: EngineIdentity? { engines.languageDetector?.identity }
+    public func untaggedLanguagePlan(preference: TierPreference) -> UntaggedLanguagePlan {
+        UntaggedLanguagePlan(plan: try? resolver.resolve(.english, preference: preference), voter: engines.languageDetector?.identity)
+    }
 
     /// Times the engine that hears files of `plan` on `clip`, with the language vote when
     /// `detecting`; nil when no engine covers the plan.

@@ -1,11 +1,17 @@
 import CVosk
 import Foundation
+import Synchronization
 
 /// A loaded Vosk (Kaldi) model. Shareable across threads; each recognizer holds a reference.
-/// Unchecked: an opaque C handle, which Vosk documents as safe to share between recognizers.
-final class VoskModel: @unchecked Sendable {
+final class VoskModel: Sendable {
+    /// Unchecked: a C pointer, reached only under the lock that holds it (Vosk documents a model
+    /// as shareable between recognizers; the lock costs one uncontended take per recognizer).
+    private struct Handle: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
     let directory: URL
-    let handle: OpaquePointer
+    private let handle: Mutex<Handle>
     let vosk: cvosk_functions
 
     /// Loading reads the whole model into memory (the Korean model: ~3 s, ~550 MB).
@@ -17,16 +23,21 @@ final class VoskModel: @unchecked Sendable {
         }
         vosk = try VoskLibrary.functions()
         vosk.vosk_set_log_level(-1)
-        guard let handle = vosk.vosk_model_new(directory.path) else {
+        guard let pointer = vosk.vosk_model_new(directory.path) else {
             throw SpeechError.modelInvalid(
                 path: directory.path,
                 reason: "Vosk could not load it (missing or damaged files); replace the directory with a fresh copy of the model")
         }
         self.directory = directory
-        self.handle = handle
+        handle = Mutex(Handle(pointer: pointer))
     }
 
     deinit {
-        vosk.vosk_model_free(handle)
+        handle.withLock { vosk.vosk_model_free($0.pointer) }
+    }
+
+    /// A new recognizer's handle (the caller frees it); nil when Vosk cannot make one.
+    func newRecognizer(sampleRate: Float) -> OpaquePointer? {
+        handle.withLock { vosk.vosk_recognizer_new($0.pointer, sampleRate) }
     }
 }

@@ -9,7 +9,7 @@ final class VoskRecognizer {
     private let handle: OpaquePointer
 
     init(model: VoskModel, sampleRate: Int) throws {
-        guard let handle = model.vosk.vosk_recognizer_new(model.handle, Float(sampleRate)) else {
+        guard let handle = model.newRecognizer(sampleRate: Float(sampleRate)) else {
             throw SpeechError.engineFailed(
                 engine: Self.engineName, reason: "could not create a recognizer for the model at \(model.directory.path)")
         }
