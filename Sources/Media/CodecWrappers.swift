@@ -37,20 +37,6 @@ package final class Frame {
     package var width: Int { Int(pointer.pointee.width) }
     package var height: Int { Int(pointer.pointee.height) }
 
-    /// One plane of an 8-bit 4:2:0 picture of ours (`PictureAdapter` makes them) to draw on: its
-    /// bytes, row after row `stride` apart, and its size in samples.
-    package func withPlane<R>(_ plane: Int, _ body: (inout MutableSpan<UInt8>, _ stride: Int, _ width: Int, _ height: Int) throws -> R) rethrows -> R {
-        let shift = plane == 0 ? 0 : 1
-        let width = (self.width + shift) >> shift, height = (self.height + shift) >> shift
-        let stride = Int(shim_frame_linesize(pointer, Int32(plane)))
-        // Pictures of ours are allocated top-down (a positive stride); a decoder's may not be.
-        precondition(stride >= width, "withPlane needs a picture PictureAdapter allocated")
-        let count = width > 0 && height > 0 ? stride * (height - 1) + width : 0
-        let bytes = UnsafeMutableBufferPointer(start: shim_frame_data(pointer, Int32(plane)), count: count)
-        var span = bytes.mutableSpan
-        return try body(&span, stride, width, height)
-    }
-
     /// The frame's time in its stream's time base, preferring the decoder's best guess.
     var timestamp: Int64? {
         let best = pointer.pointee.best_effort_timestamp
