@@ -8,7 +8,7 @@ struct Subcommand: Sendable {
     let run: @Sendable (ParsedArguments) throws -> Int32
 }
 
-let subcommands: [Subcommand] = [captionCommand, exportCommand, burnCommand, muxCommand, probeCommand, extractCommand, languagesCommand, modelsCommand, lintCommand]
+let subcommands: [Subcommand] = [captionCommand, exportCommand, burnCommand, muxCommand, syncCommand, probeCommand, extractCommand, languagesCommand, modelsCommand, lintCommand]
 
 /// `--profile` as caption and lint read it: nil for auto or none given. A name or file that gives
 /// no profile is a usage error (exit 2) in both, as any other bad option value is.

@@ -115,6 +115,9 @@ public final class FileTranscriber: Sendable {
     /// The engines that translate, when translations are wanted.
     public var translators: TierEngines? { translator?.engines }
 
+    /// The context the speech detector keeps on each side of a region (`PlannedTranscription.speech`).
+    public var speechPadding: Double { transcriber.planner.detector.padding }
+
     /// Finds the speech, decides the language (as requested, else voted) and tier, and the passes.
     /// Throws when no tier supports the language.
     public func plan(_ audio: any AudioSource, request: TranscriptionRequest) throws -> PlannedTranscription {

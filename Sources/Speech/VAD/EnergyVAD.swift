@@ -33,6 +33,7 @@ public struct EnergyVAD: SpeechDetector {
     public var name: String { "energy" }
 
     public var configuration: Configuration
+    public var padding: Double { configuration.padding }
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration

@@ -32,6 +32,7 @@ public final class SileroVAD: SpeechDetector, Sendable {
 
     public let name: String
     public let configuration: Configuration
+    public var padding: Double { configuration.padding }
 
     /// A whisper_vad_context keeps per-run state: every use holds the lock.
     private let context: Mutex<OpaquePointer>

@@ -59,6 +59,8 @@ public protocol SpeechDetector: Sendable {
     var name: String { get }
     /// Speech regions of `audio`, in order and not overlapping, on the file's timeline.
     func speechRegions(in audio: MonoAudio) throws -> [SpeechRegion]
+    /// Seconds of context each region keeps on both sides of its speech.
+    var padding: Double { get }
 }
 
 enum SpeechDetectorDefaults {

@@ -1,0 +1,257 @@
+import CapforgeCore
+import Foundation
+
+/// Anchors from text: the cues' words aligned in order with the recognised words (the longest
+/// common subsequence within a band about the diagonal), each match in a run of two or more
+/// giving the media time of a word the subtitles place at some time in its cue.
+enum WordAnchors {
+    struct Token {
+        var text: String
+        /// Subtitle entry, and where in it the token starts (0–1); or the recognised word's start.
+        var entry: Int
+        var time: Double
+    }
+
+    /// Traceback memory bound (bytes): the band narrows for long texts to stay under it.
+    static let maxCells = 64_000_000
+
+    static func find(entries: [RetimableSubtitles.Entry], words: [Word]) -> [SubtitleSync.Anchor] {
+        var subtitle: [Token] = []
+        for (index, entry) in entries.enumerated() {
+            let pieces = tokens(entry.text)
+            for (k, piece) in pieces.enumerated() {
+                let at = Double(entry.start) + Double(k) / Double(pieces.count) * Double(entry.end - entry.start)
+                subtitle.append(Token(text: piece, entry: index, time: at / 1000))
+            }
+        }
+        var heard: [Token] = []
+        for word in words {
+            let pieces = tokens(word.text)
+            for (k, piece) in pieces.enumerated() {
+                heard.append(Token(text: piece, entry: -1, time: word.start + Double(k) / Double(pieces.count) * word.duration))
+            }
+        }
+        let pairs = commonSubsequence(subtitle.map(\.text), heard.map(\.text))
+        let kept = Set(pairs.indices.filter { index in
+            // A lone match is as likely a common word met by chance.
+            (index > 0 && pairs[index - 1] == (pairs[index].0 - 1, pairs[index].1 - 1))
+                || (index + 1 < pairs.count && pairs[index + 1] == (pairs[index].0 + 1, pairs[index].1 + 1))
+        })
+        // A cue's first word found says where it starts; words further in are placed by their
+        // share of the cue, and a cue stays on screen past its speech, so those read late.
+        var seen = Set<Int>()
+        return pairs.indices.filter(kept.contains).compactMap { index in
+            let (s, h) = pairs[index]
+            guard seen.insert(subtitle[s].entry).inserted else { return nil }
+            return SubtitleSync.Anchor(entry: subtitle[s].entry, subtitle: subtitle[s].time, media: heard[h].time, weight: 1)
+        }
+    }
+
+    /// Lower-case letters and digits; apostrophes join ("don't" is "dont"); a character of a
+    /// script written without spaces is a token of its own (the recogniser's pieces are smaller
+    /// than words there, and differ from a subtitler's).
+    static func tokens(_ text: String) -> [String] {
+        var tokens: [String] = []
+        var current = ""
+        func flush() {
+            if !current.isEmpty { tokens.append(current) }
+            current = ""
+        }
+        for character in text.lowercased() {
+            if UnspacedScript.contains(character) {
+                flush()
+                if character.isLetter || character.isNumber { tokens.append(String(character)) }
+            } else if character.isLetter || character.isNumber {
+                current.append(character)
+            } else if character != "'" && character != "\u{2019}" {
+                flush()
+            }
+        }
+        flush()
+        return tokens
+    }
+
+    /// Index pairs of a longest common subsequence of `a` and `b`, searched within a band about
+    /// the line from (0, 0) to (a.count, b.count).
+    static func commonSubsequence(_ a: [String], _ b: [String]) -> [(Int, Int)] {
+        let n = a.count, m = b.count
+        guard n > 0, m > 0 else { return [] }
+        let width = min(m, max(300, maxCells / n / 2))
+        func band(_ i: Int) -> (Int, Int) {
+            let centre = Int((Double(i) * Double(m) / Double(n)).rounded())
+            return (max(1, centre - width), min(m, centre + width))
+        }
+        // Interned tokens compare as integers.
+        var ids: [String: Int32] = [:]
+        let x = a.map { token in ids[token] ?? { ids[token] = Int32(ids.count); return Int32(ids.count - 1) }() }
+        let y = b.map { token in ids[token] ?? { ids[token] = Int32(ids.count); return Int32(ids.count - 1) }() }
+        // Row i's scores over 0...m; cells outside a row's band stay unreachable.
+        let unreachable = Int32.min / 2
+        var previous = [Int32](repeating: 0, count: m + 1)
+        var current = [Int32](repeating: unreachable, count: m + 1)
+        var previousBand = (1, m)
+        // 0: match, 1: from above (skip a[i]), 2: from the left (skip b[j]).
+        var moves: [[UInt8]] = []
+        moves.reserveCapacity(n)
+        for i in 1...n {
+            let (lo, hi) = band(i)
+            current[lo - 1] = lo == 1 ? 0 : unreachable
+            var row = [UInt8](repeating: 1, count: hi - lo + 1)
+            for j in lo...hi {
+                let up = i == 1 || (previousBand.0...previousBand.1).contains(j) ? previous[j] : unreachable
+                let left = current[j - 1]
+                var best = up, move: UInt8 = 1
+                if left > best { best = left; move = 2 }
+                if x[i - 1] == y[j - 1] {
+                    let diagonal = i == 1 || j == 1 || (previousBand.0...previousBand.1).contains(j - 1) ? previous[j - 1] : unreachable
+                    if diagonal + 1 > best { best = diagonal + 1; move = 0 }
+                }
+                current[j] = best
+                row[j - lo] = move
+            }
+            moves.append(row)
+            swap(&previous, &current)
+            for j in lo...hi { current[j] = unreachable }
+            if lo > 1 { current[lo - 1] = unreachable }
+            previousBand = (lo, hi)
+        }
+        var pairs: [(Int, Int)] = []
+        var i = n, j = band(n).1
+        while i > 0 && j > 0 {
+            let (lo, hi) = band(i)
+            guard j >= lo && j <= hi else { j < lo ? (i -= 1) : (j -= 1); continue }
+            switch moves[i - 1][j - lo] {
+            case 0:
+                pairs.append((i - 1, j - 1))
+                i -= 1
+                j -= 1
+            case 2: j -= 1
+            default: i -= 1
+            }
+        }
+        return pairs.reversed()
+    }
+}
+
+/// Anchors from speech alone: where sliding the cues' coverage along the speech regions makes
+/// them agree best. The whole file first, at each candidate rate (the rate agreeing best is
+/// kept), then blocks of cues near the whole file's offset, for splits; a block's anchor is
+/// weighted by how clearly its best offset stands above the others.
+enum SpeechAnchors {
+    /// How far the whole-file offset is looked for, and a block's about it (seconds).
+    static let searchSeconds = 600.0
+    static let blockSearchSeconds = 60.0
+    /// A block holds cues spanning at least this much subtitle time.
+    static let blockSeconds = 30.0
+
+    static func find(entries: [RetimableSubtitles.Entry], speech: [TimeSpan]) -> [SubtitleSync.Anchor] {
+        guard !entries.isEmpty, !speech.isEmpty else { return [] }
+        let voice = Signal(spans: speech.map { ($0.start, $0.end) })
+        func coverage(_ indices: some Sequence<Int>, rate: Double) -> Signal {
+            Signal(spans: indices.map { (rate * Double(entries[$0].start) / 1000, rate * Double(entries[$0].end) / 1000) })
+        }
+        var best: (rate: Double, lag: Double, agreement: Double)?
+        for candidate in TimingMap.candidateRates {
+            let found = voice.bestLag(of: coverage(entries.indices, rate: candidate.rate), around: 0, within: searchSeconds)
+            // A conversion must agree clearly better than none.
+            if best == nil || found.agreement > best!.agreement + 0.02 { best = (candidate.rate, found.lag, found.agreement) }
+        }
+        guard let (rate, global, _) = best else { return [] }
+        let ordered = entries.indices.sorted { entries[$0].start < entries[$1].start }
+        var blocks: [[Int]] = [[]]
+        for index in ordered {
+            if let first = blocks[blocks.count - 1].first, Double(entries[index].start - entries[first].start) / 1000 >= blockSeconds { blocks.append([]) }
+            blocks[blocks.count - 1].append(index)
+        }
+        let onsets = speech.map(\.start)
+        return blocks.compactMap { block -> SubtitleSync.Anchor? in
+            let found = voice.bestLag(of: coverage(block, rate: rate), around: global, within: blockSearchSeconds)
+            guard found.clarity > 0 else { return nil }
+            let starts = block.map { rate * Double(entries[$0].start) / 1000 }
+            let lag = onsetLag(starts, onsets: onsets, around: found.lag) ?? found.lag
+            let start = Double(entries[block[0]].start) / 1000
+            return SubtitleSync.Anchor(entry: block[0], subtitle: start, media: rate * start + lag, weight: 4 * found.clarity)
+        }
+    }
+
+    /// Coverage places a block to within its cues' lingering on screen after the speech (a
+    /// reader's time, so cue ends say little); a cue starts where speech does. The lag within a
+    /// second of `around` that brings the most cue starts onto a speech onset (each within
+    /// `onsetReach`, nearer counting more); nil when no start comes near one.
+    static func onsetLag(_ starts: [Double], onsets: [Double], around: Double) -> Double? {
+        guard !onsets.isEmpty else { return nil }
+        func nearest(_ t: Double) -> Double {
+            var lo = 0, hi = onsets.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if onsets[mid] < t { lo = mid + 1 } else { hi = mid }
+            }
+            return min(lo < onsets.count ? abs(onsets[lo] - t) : .infinity, lo > 0 ? abs(onsets[lo - 1] - t) : .infinity)
+        }
+        var best: (lag: Double, score: Double)?
+        for step in -100...100 {
+            let lag = around + Double(step) * 0.01
+            let score = starts.reduce(0) { $0 + max(0, 1 - nearest($1 + lag) / onsetReach) }
+            // Nearer the coverage's lag wins a tie.
+            if score > 0, best == nil || score > best!.score + 1e-9 || (abs(score - best!.score) <= 1e-9 && abs(lag - around) < abs(best!.lag - around)) {
+                best = (lag, score)
+            }
+        }
+        return best?.lag
+    }
+
+    /// How far from a speech onset a cue start still counts as on it (seconds).
+    static let onsetReach = 0.3
+
+    /// Speech (or cue coverage) in 10 ms frames from `start`: +1 inside a span, −1 outside.
+    struct Signal {
+        static let frame = 0.01
+        let frames: [Int8]
+        let start: Double
+
+        init(spans: [(Double, Double)]) {
+            let first = spans.map(\.0).min() ?? 0, last = spans.map(\.1).max() ?? 0
+            let start = max(0, first)
+            var frames = [Int8](repeating: -1, count: max(1, Int(((last - start) / Self.frame).rounded(.up))))
+            for (a, b) in spans {
+                let lo = max(0, Int(((a - start) / Self.frame).rounded())), hi = min(frames.count, Int(((b - start) / Self.frame).rounded()))
+                if lo < hi { for i in lo..<hi { frames[i] = 1 } }
+            }
+            self.frames = frames
+            self.start = start
+        }
+
+        /// Mean agreement (−1…1) of `other` shifted by `lag` frames, over every `stride`-th of its frames.
+        private func agreement(of other: Signal, lag: Int, stride: Int) -> Double {
+            let base = Int(((other.start - start) / Self.frame).rounded()) + lag
+            var total = 0, count = 0
+            var i = 0
+            while i < other.frames.count {
+                let j = base + i
+                total += Int(other.frames[i]) * Int(j >= 0 && j < frames.count ? frames[j] : -1)
+                count += 1
+                i += stride
+            }
+            return Double(total) / Double(max(1, count))
+        }
+
+        /// The lag (seconds) within `around ± within` at which `other` agrees best with this
+        /// signal; its agreement; and its clarity, by how much it beats the best lag at least a
+        /// second away (0: no peak).
+        func bestLag(of other: Signal, around: Double, within: Double) -> (lag: Double, agreement: Double, clarity: Double) {
+            // Half-second steps over every twentieth frame find the peak; 10 ms steps place it.
+            let coarse = 50, sampling = 20
+            let centre = Int((around / Self.frame).rounded()), reach = Int((within / Self.frame).rounded())
+            let lags = Array(stride(from: centre - reach, through: centre + reach, by: coarse))
+            let scores = lags.map { agreement(of: other, lag: $0, stride: sampling) }
+            let peak = lags[scores.indices.max { scores[$0] < scores[$1] }!]
+            var best = (lag: peak, value: -Double.infinity)
+            for lag in (peak - coarse)...(peak + coarse) {
+                let value = agreement(of: other, lag: lag, stride: 1)
+                if value > best.value { best = (lag, value) }
+            }
+            let runnerUp = zip(lags, scores).filter { abs($0.0 - best.lag) >= 100 }.map(\.1).max()
+            return (Double(best.lag) * Self.frame, best.value, runnerUp.map { max(0, best.value - $0) } ?? 1)
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Arguments
+import Batch
+import CapforgeCore
+import Captions
+import Foundation
+import Media
+import Speech
+
+let syncCommand = Subcommand(
+    spec: Command(
+        "sync", summary: "Re-time a subtitle file to a copy of its video: offset, frame-rate drift and cuts found from the speech; only times change.",
+        usage: "VIDEO SUBS [--out OUT] [OPTIONS]",
+        options: [
+            Option("out", short: "o", value: "OUT", help: "the re-timed subtitles (default <subs name>.synced.<ext> beside SUBS)"),
+            Option("lang", value: "CODE", help: "the speech's language, when neither the subtitle file's name (talk.fr.srt) nor the audio's tag says"),
+            Option("tier", value: .choice(TierPreference.allCases.map(\.rawValue)), default: BatchSettings().tier.rawValue,
+                   help: "modern matches the cues' words to recognised words; basic times by where speech is"),
+            Option("model", value: "NAME|PATH", help: "the Whisper model to hear the speech with"),
+            Option("json", help: "print the result as one JSON object"),
+            overwriteOption,
+            Option("verbose", short: "v", help: "show library warnings"),
+        ],
+        positionals: 2...2)
+) { args in
+    let video = URL(fileURLWithPath: args.positionals[0]).standardizedFileURL
+    let subtitles = URL(fileURLWithPath: args.positionals[1]).standardizedFileURL
+    let named = Language(subtitles.deletingPathExtension().pathExtension)
+    let language = try args.value("lang").map { code -> Language in
+        guard let language = Language(code) else {
+            throw UsageError.invalidValue(option: "lang", value: Format.terminalSafe(code), reason: "not a language code Capforge knows")
+        }
+        return language
+    } ?? named
+    let output = args.value("out").map { URL(fileURLWithPath: $0).standardizedFileURL }
+        ?? subtitles.deletingPathExtension().appendingPathExtension("synced").appendingPathExtension(subtitles.pathExtension)
+    let policy = namedOutputPolicy(output, args: args).writing(.captions).protecting([video.path, subtitles.path])
+    var settings = BatchSettings()
+    if let tier: TierPreference = args.choice("tier") { settings.tier = tier }
+    let engines = try loadEngines(args, settings: settings)
+    let cancellation = Cancellation()
+    Interrupts.install(cancellation)
+    let report: SyncReport
+    do {
+        report = try SubtitleSyncJob(engines: engines, tier: settings.tier).run(
+            video: video, subtitles: subtitles, output: output, language: language, policy: policy, cancellation: cancellation) { stage in
+            if !args.flag("json") { printError("capforge sync: \(stage)") }
+        }
+    } catch is Cancelled {
+        printError("capforge sync: interrupted; \(Format.terminalSafe(output.path)) was not written")
+        return Interrupts.exitCode
+    }
+    let result = report.result
+    var warnings = report.warnings
+    if let fallback = report.fallback { warnings.append(fallback) }
+    for cue in report.unplacedCues {
+        warnings.append("the cue at \(ClockTime.tenths(Double(cue.start) / 1000)) of the subtitles could not be placed (its stretch is not in this copy) and was left out: “\(Format.shortened(cue.text, to: 60))”")
+    }
+    if result.shortened > 0 { warnings.append("\(result.shortened) cue(s) now end where the next begins (they met at a split)") }
+    if args.flag("json") {
+        let object: [String: Any] = [
+            "output": report.output.path, "cues": report.cues, "evidence": result.evidence.rawValue, "matchedCues": result.matched,
+            "rate": result.map.rate, "rateName": result.map.rateName as Any,
+            "segments": result.map.segments.map { ["fromMilliseconds": $0.from == .min ? 0 : $0.from, "offsetMilliseconds": $0.offset] },
+            "unplaced": report.unplacedCues.map { ["startMilliseconds": $0.start, "text": $0.text] },
+            "warnings": warnings,
+        ]
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        print(String(decoding: data, as: UTF8.self))
+    } else {
+        for warning in warnings { printError("capforge sync: warning: \(Format.terminalSafe(warning))") }
+        let basis = result.evidence == .words ? "\(result.matched) of \(report.cues) cues matched by their words" : "by where speech is"
+        print("\(Format.terminalSafe(report.output.path)): \(report.cues - report.unplacedCues.count) of \(report.cues) cues re-timed (\(basis))")
+        print("  map: \(result.map.description)")
+    }
+    return ExitCode.success
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+/// `capforge sync` on a real recording: subtitles made for it, moved as copies of a video move
+/// them, come back to their times; only the times change.
+@Suite(.serialized, .timeLimit(.minutes(30))) struct SyncEndToEndTests {
+    static let video = CLI.fixtures.appendingPathComponent("two_cities.webm").path
+
+    /// The recording's own captions (SRT and ASS), made once: the times the sync must find again.
+    final class Made: Sendable {
+        static let shared = Made()
+        let folder: URL
+        let error: String?
+        private init() {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("capforge-sync-\(UUID().uuidString)")
+            let run = try? CLI().run(["caption", SyncEndToEndTests.video, "--out", folder.path, "--model", "tiny.en", "--formats", "srt,ass"])
+            error = run?.status == 0 ? nil : "captioning the fixture failed: \(run?.stderr ?? "did not run")"
+        }
+        var srt: URL { folder.appendingPathComponent("two_cities.en.srt") }
+        var ass: URL { folder.appendingPathComponent("two_cities.en.ass") }
+    }
+
+    static let time = try! NSRegularExpression(pattern: #"(\d+):(\d\d):(\d\d)[,.](\d+)"#)
+
+    /// Every time stamp in `text`, in seconds, in order.
+    static func times(_ text: String) -> [Double] {
+        time.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
+            let part = { (i: Int) in Double(text[Range(match.range(at: i), in: text)!])! }
+            let fraction = text[Range(match.range(at: 4), in: text)!]
+            return part(1) * 3600 + part(2) * 60 + part(3) + part(4) / pow(10, Double(fraction.count))
+        }
+    }
+
+    /// `text` with every time stamp replaced by `f(seconds)`, written as SRT writes it.
+    static func moved(_ text: String, _ f: (Double) -> Double) -> String {
+        var result = text
+        for match in time.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed() {
+            let range = Range(match.range, in: result)!
+            let t = times(String(text[Range(match.range, in: text)!]))[0]
+            let ms = max(0, Int((f(t) * 1000).rounded()))
+            let mark = text[Range(match.range, in: text)!].contains(",") ? "," : "."
+            result.replaceSubrange(range, with: String(format: "%02d:%02d:%02d%@%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, mark, ms % 1000))
+        }
+        return result
+    }
+
+    func sync(_ subtitles: String, name: String, extra: [String] = []) throws -> (json: [String: Any], output: String) {
+        let made = Made.shared
+        let given = made.folder.appendingPathComponent(name)
+        try subtitles.write(to: given, atomically: true, encoding: .utf8)
+        let output = made.folder.appendingPathComponent("synced-" + name)
+        let run = try CLI().run(["sync", Self.video, given.path, "-o", output.path, "--model", "tiny.en", "--json", "--overwrite"] + extra)
+        try #require(run.status == 0, "sync failed: \(run.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        return (json, try String(contentsOf: output, encoding: .utf8))
+    }
+
+    /// Each cue's start against the original's, in cue order.
+    static func startErrors(_ synced: String, _ original: String) -> [Double] {
+        let a = times(synced), b = times(original)
+        return stride(from: 0, to: min(a.count, b.count), by: 2).map { abs(a[$0] - b[$0]) }
+    }
+
+    @Test func anOffsetIsFoundAndUndone() throws {
+        if let error = Made.shared.error { Issue.record("\(error)"); return }
+        let original = try String(contentsOf: Made.shared.srt, encoding: .utf8)
+        let (json, synced) = try sync(Self.moved(original) { $0 + 4.2 }, name: "offset.srt")
+        #expect(json["evidence"] as? String == "words")
+        let offset = try #require((json["segments"] as? [[String: Any]])?.first?["offsetMilliseconds"] as? Int)
+        #expect(abs(offset + 4200) <= 100, "offset \(offset) ms")
+        let errors = Self.startErrors(synced, original)
+        #expect(errors.count == Self.times(original).count / 2)
+        #expect(errors.max()! <= 0.1, "\(errors)")
+        // Nothing but the times changed.
+        #expect(synced.replacingOccurrences(of: #"\d+:\d\d:\d\d[,.]\d+"#, with: "T", options: .regularExpression)
+            == original.replacingOccurrences(of: #"\d+:\d\d:\d\d[,.]\d+"#, with: "T", options: .regularExpression))
+    }
+
+    @Test func aFrameRateConversionIsNamedAndUndone() throws {
+        if let error = Made.shared.error { Issue.record("\(error)"); return }
+        let original = try String(contentsOf: Made.shared.srt, encoding: .utf8)
+        // Subtitles timed on a 25 fps copy, laid on a 24 fps one: each time 24/25 of the truth.
+        let (json, synced) = try sync(Self.moved(original) { $0 * 24 / 25 }, name: "rate.srt")
+        #expect(json["rateName"] as? String == "25/24")
+        #expect(Self.startErrors(synced, original).max()! <= 0.15)
+    }
+
+    @Test func assOverridesAndCommentsAreKeptAndCuesPastTheEndSaid() throws {
+        if let error = Made.shared.error { Issue.record("\(error)"); return }
+        var script = try String(contentsOf: Made.shared.ass, encoding: .utf8)
+        // An override on the first event, a comment, and a cue the recording has no room for.
+        let firstEvent = try #require(script.range(of: #"Dialogue: 0,[^\n]*,,0,0,0,,"#, options: .regularExpression))
+        script.insert(contentsOf: #"{\an8\c&H00FFFF&}"#, at: firstEvent.upperBound)
+        script += "Comment: 0,0:00:01.00,0:00:02.00,Default,,0,0,0,,a note for the translator\n"
+        script += "Dialogue: 0,0:09:00.00,0:09:02.00,Default,,0,0,0,,Words nobody says here\n"
+        let (json, synced) = try sync(Self.moved(script) { $0 + 2.5 }, name: "styled.ass")
+        #expect(synced.contains(#"{\an8\c&H00FFFF&}"#) && synced.contains("a note for the translator"))
+        let unplaced = try #require(json["unplaced"] as? [[String: Any]])
+        #expect(unplaced.map { $0["text"] as? String } == ["Words nobody says here"])
+        #expect(!synced.contains("Words nobody says here"))
+        // Every other line is the original's, times aside.
+        let strip = { (text: String) in text.replacingOccurrences(of: #"\d+:\d\d:\d\d[,.]\d+"#, with: "T", options: .regularExpression) }
+        #expect(strip(synced) + "Dialogue: 0,T,T,Default,,0,0,0,,Words nobody says here\n" == strip(Self.moved(script) { $0 + 2.5 }))
+    }
+}
