@@ -67,10 +67,9 @@ public struct SubtitleSyncJob {
                 fallback = "too few of the cues' words were heard (are the subtitles in another language than the speech?): timed by where speech is"
             }
         }
-        // The detector's context, which Whisper needs, is not speech for a cue to start at.
-        let pad = transcription.speechPadding
-        let speech = planned.speech.compactMap { $0.end - $0.start > 2 * pad ? TimeSpan(start: $0.start + pad, end: $0.end - pad) : nil }
-        let synced = result ?? SubtitleSync.bySpeech(file.entries, speech: speech, mediaEnd: mediaEnd)
+        // Where speech starts and ends, which the recogniser's context-padded regions do not say.
+        let synced = try result ?? SubtitleSync.bySpeech(
+            file.entries, speech: transcription.speechForTiming(audio).map { TimeSpan(start: $0.start, end: $0.end) }, mediaEnd: mediaEnd)
         try AtomicFile.write(file.retimed(synced.times), to: output, policy: policy)
         return SyncReport(output: output, result: synced, cues: file.entries.count, language: planned.plan.language, fallback: fallback,
                           warnings: warnings, unplacedCues: synced.unplaced.map { (file.entries[$0].start, file.entries[$0].text) })

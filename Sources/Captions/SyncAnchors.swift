@@ -39,11 +39,16 @@ enum WordAnchors {
         })
         // A cue's first word found says where it starts; words further in are placed by their
         // share of the cue, and a cue stays on screen past its speech, so those read late.
+        // Each of its words found counts towards the cue's weight.
+        let found = pairs.indices.filter(kept.contains)
+        var matches: [Int: Int] = [:]
+        for index in found { matches[subtitle[pairs[index].0].entry, default: 0] += 1 }
         var seen = Set<Int>()
-        return pairs.indices.filter(kept.contains).compactMap { index in
+        return found.compactMap { index in
             let (s, h) = pairs[index]
-            guard seen.insert(subtitle[s].entry).inserted else { return nil }
-            return SubtitleSync.Anchor(entry: subtitle[s].entry, subtitle: subtitle[s].time, media: heard[h].time, weight: 1)
+            let entry = subtitle[s].entry
+            guard seen.insert(entry).inserted else { return nil }
+            return SubtitleSync.Anchor(entry: entry, subtitle: subtitle[s].time, media: heard[h].time, weight: Double(matches[entry]!))
         }
     }
 
@@ -168,17 +173,17 @@ enum SpeechAnchors {
             let found = voice.bestLag(of: coverage(block, rate: rate), around: global, within: blockSearchSeconds)
             guard found.clarity > 0 else { return nil }
             let starts = block.map { rate * Double(entries[$0].start) / 1000 }
-            let lag = onsetLag(starts, onsets: onsets, around: found.lag) ?? found.lag
+            let lag = onsetLag(starts, onsets: onsets, around: found.lag, within: 1) ?? found.lag
             let start = Double(entries[block[0]].start) / 1000
             return SubtitleSync.Anchor(entry: block[0], subtitle: start, media: rate * start + lag, weight: 4 * found.clarity)
         }
     }
 
     /// Coverage places a block to within its cues' lingering on screen after the speech (a
-    /// reader's time, so cue ends say little); a cue starts where speech does. The lag within a
-    /// second of `around` that brings the most cue starts onto a speech onset (each within
-    /// `onsetReach`, nearer counting more); nil when no start comes near one.
-    static func onsetLag(_ starts: [Double], onsets: [Double], around: Double) -> Double? {
+    /// reader's time, so cue ends say little); a cue starts where speech does. The lag within
+    /// `within` seconds of `around` that brings the most cue starts onto a speech onset (each
+    /// within `onsetReach`, nearer counting more); nil when no start comes near one.
+    static func onsetLag(_ starts: [Double], onsets: [Double], around: Double, within: Double) -> Double? {
         guard !onsets.isEmpty else { return nil }
         func nearest(_ t: Double) -> Double {
             var lo = 0, hi = onsets.count
@@ -189,7 +194,8 @@ enum SpeechAnchors {
             return min(lo < onsets.count ? abs(onsets[lo] - t) : .infinity, lo > 0 ? abs(onsets[lo - 1] - t) : .infinity)
         }
         var best: (lag: Double, score: Double)?
-        for step in -100...100 {
+        let steps = Int((within * 100).rounded())
+        for step in -steps...steps {
             let lag = around + Double(step) * 0.01
             let score = starts.reduce(0) { $0 + max(0, 1 - nearest($1 + lag) / onsetReach) }
             // Nearer the coverage's lag wins a tie.

@@ -115,8 +115,10 @@ public final class FileTranscriber: Sendable {
     /// The engines that translate, when translations are wanted.
     public var translators: TierEngines? { translator?.engines }
 
-    /// The context the speech detector keeps on each side of a region (`PlannedTranscription.speech`).
-    public var speechPadding: Double { transcriber.planner.detector.padding }
+    /// Where speech is, for timing (`SpeechDetector.forTiming`), not for hearing.
+    public func speechForTiming(_ audio: any AudioSource) throws -> [SpeechRegion] {
+        try transcriber.planner.detector.forTiming().speechRegions(across: audio)
+    }
 
     /// Finds the speech, decides the language (as requested, else voted) and tier, and the passes.
     /// Throws when no tier supports the language.

@@ -33,10 +33,16 @@ public struct EnergyVAD: SpeechDetector {
     public var name: String { "energy" }
 
     public var configuration: Configuration
-    public var padding: Double { configuration.padding }
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+    }
+
+    public func forTiming() throws -> any SpeechDetector {
+        var timing = self
+        timing.configuration.padding = 0
+        timing.configuration.minimumSilence = 0.1
+        return timing
     }
 
     public func speechRegions(in audio: MonoAudio) -> [SpeechRegion] {

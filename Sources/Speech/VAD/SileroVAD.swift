@@ -32,7 +32,7 @@ public final class SileroVAD: SpeechDetector, Sendable {
 
     public let name: String
     public let configuration: Configuration
-    public var padding: Double { configuration.padding }
+    private let modelPath: String
 
     /// A whisper_vad_context keeps per-run state: every use holds the lock.
     private let context: Mutex<OpaquePointer>
@@ -55,6 +55,7 @@ public final class SileroVAD: SpeechDetector, Sendable {
         }
         self.context = Mutex(context)
         self.configuration = configuration
+        self.modelPath = modelPath
         name = ModelStore.modelName(ofFile: URL(fileURLWithPath: modelPath).lastPathComponent)
     }
 
@@ -86,7 +87,7 @@ public final class SileroVAD: SpeechDetector, Sendable {
                  end: Double(whisper.whisper_vad_segments_get_segment_t1(segments, i)) / 100)
             }
         }
-        return SoundOnset.extended(Self.regions(spans, in: audio), in: audio)
+        return SoundOnset.extended(Self.regions(spans, in: audio), in: audio, context: min(SoundOnset.context, configuration.padding))
     }
 
     /// Spans in seconds from the first sample, placed on the file's timeline and kept inside the
@@ -102,6 +103,13 @@ public final class SileroVAD: SpeechDetector, Sendable {
             regions.append(SpeechRegion(start: start, end: end), meetingIsPause: true)
         }
         return regions
+    }
+
+    public func forTiming() throws -> any SpeechDetector {
+        var timing = configuration
+        timing.padding = 0
+        timing.minimumSilence = 0.1
+        return try SileroVAD(modelPath: modelPath, configuration: timing)
     }
 
     private static func milliseconds(_ seconds: Double) -> Int32 { Int32((seconds * 1000).rounded()) }

@@ -20,8 +20,8 @@ enum SoundOnset {
     static let context = 0.2
 
     /// `regions` (in order, on `audio`'s timeline) with each start moved back to the onset of
-    /// the sound that runs into it, never before the region before it ends.
-    static func extended(_ regions: [SpeechRegion], in audio: MonoAudio) -> [SpeechRegion] {
+    /// the sound that runs into it, less `context`, never before the region before it ends.
+    static func extended(_ regions: [SpeechRegion], in audio: MonoAudio, context: Double = SoundOnset.context) -> [SpeechRegion] {
         var result: [SpeechRegion] = []
         for region in regions {
             var region = region

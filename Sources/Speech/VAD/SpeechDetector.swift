@@ -59,8 +59,10 @@ public protocol SpeechDetector: Sendable {
     var name: String { get }
     /// Speech regions of `audio`, in order and not overlapping, on the file's timeline.
     func speechRegions(in audio: MonoAudio) throws -> [SpeechRegion]
-    /// Seconds of context each region keeps on both sides of its speech.
-    var padding: Double { get }
+    /// The same detector set to time speech rather than to feed a recogniser: no context kept
+    /// about a region, and a pause as short as a breath ends one, so regions start and end
+    /// where speech does (re-timing subtitles lines cues up with them).
+    func forTiming() throws -> any SpeechDetector
 }
 
 enum SpeechDetectorDefaults {
