@@ -32,8 +32,13 @@ public struct SubtitleSyncJob {
     /// `language`: the speech's, when known (`--lang`, or the subtitle file's name).
     public func run(video: URL, subtitles: URL, output: URL, language: Language?, policy: OutputPolicy,
                     cancellation: Cancellation, progress: (String) -> Void) throws -> SyncReport {
-        let file = try RetimableSubtitles(data: UserFile.read(subtitles, what: "subtitle file", limit: 64_000_000),
-                                          format: SubtitleFormat(fileExtension: subtitles.pathExtension))
+        let data = try UserFile.read(subtitles, what: "subtitle file", limit: 64_000_000)
+        let file: RetimableSubtitles
+        do {
+            file = try RetimableSubtitles(data: data, format: SubtitleFormat(fileExtension: subtitles.pathExtension))
+        } catch let error as SubtitleReadError {
+            throw CaptionFilesError.unreadable(path: subtitles.path, reason: error)
+        }
         guard !file.entries.isEmpty else { throw SyncError.noCues(path: subtitles.path) }
         // Refused before the long part: an input, a device, a file Capforge did not write.
         _ = try policy.destination(for: output)

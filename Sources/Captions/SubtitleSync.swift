@@ -120,6 +120,8 @@ enum OffsetSegments {
     /// The cost of a split, in capped seconds of disagreement.
     static let splitPenalty = 6.0
     static let maxStates = 4000
+    /// Traceback cells (4 bytes each) of the whole pass.
+    static let maxCells = 16_000_000
 
     /// `starts`: every entry's subtitle start, in file order.
     static func fit(_ anchors: [SubtitleSync.Anchor], rate: Double, rateName: String?, starts: [Int]) -> (cost: Double, fit: SubtitleSync.Fit) {
@@ -133,8 +135,10 @@ enum OffsetSegments {
         let sortedOffsets = observed.map(\.offset).sorted()
         // The grid spans the observed offsets, outliers aside.
         let low = sortedOffsets[sortedOffsets.count / 100] - cap, high = sortedOffsets[sortedOffsets.count - 1 - sortedOffsets.count / 100] + cap
-        // Past `maxStates` the grid coarsens, bounding time and memory whatever the anchors say.
-        let spacing = max(step, (high - low) * 1000 / Double(maxStates - 1))
+        // Past `maxStates` (fewer, for many cues) the grid coarsens, bounding time and memory
+        // whatever the anchors say.
+        let stateLimit = max(2, min(maxStates, maxCells / observed.count))
+        let spacing = max(step, (high - low) * 1000 / Double(stateLimit - 1))
         let states = max(1, Int(((high - low) * 1000 / spacing).rounded(.up)) + 1)
         let grid = (0..<states).map { low + Double($0) * spacing / 1000 }
 

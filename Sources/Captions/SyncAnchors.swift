@@ -80,8 +80,9 @@ enum WordAnchors {
     /// the line from (0, 0) to (a.count, b.count).
     static func commonSubsequence(_ a: [String], _ b: [String]) -> [(Int, Int)] {
         let n = a.count, m = b.count
-        guard n > 0, m > 0 else { return [] }
-        let width = min(m, max(300, maxCells / n / 2))
+        // A band narrower than a few dozen tokens would miss the path: texts that long go unmatched.
+        guard n > 0, m > 0, maxCells / n / 2 >= 32 else { return [] }
+        let width = min(m, maxCells / n / 2)
         func band(_ i: Int) -> (Int, Int) {
             let centre = Int((Double(i) * Double(m) / Double(n)).rounded())
             return (max(1, centre - width), min(m, centre + width))
@@ -150,19 +151,24 @@ enum SpeechAnchors {
     static let blockSeconds = 30.0
 
     static func find(entries: [RetimableSubtitles.Entry], speech: [TimeSpan]) -> [SubtitleSync.Anchor] {
-        guard !entries.isEmpty, !speech.isEmpty else { return [] }
+        // Cues no offset or rate searched could bring onto the speech are not looked at: the
+        // work is bounded by the media, however long the subtitle file says it runs.
+        let slowest = TimingMap.candidateRates.map(\.rate).min()!
+        let horizon = ((speech.last?.end ?? 0) + searchSeconds + blockSearchSeconds) / slowest
+        let considered = entries.indices.filter { Double(entries[$0].start) / 1000 < horizon }
+        guard !considered.isEmpty, !speech.isEmpty else { return [] }
         let voice = Signal(spans: speech.map { ($0.start, $0.end) })
         func coverage(_ indices: some Sequence<Int>, rate: Double) -> Signal {
             Signal(spans: indices.map { (rate * Double(entries[$0].start) / 1000, rate * Double(entries[$0].end) / 1000) })
         }
         var best: (rate: Double, lag: Double, agreement: Double)?
         for candidate in TimingMap.candidateRates {
-            let found = voice.bestLag(of: coverage(entries.indices, rate: candidate.rate), around: 0, within: searchSeconds)
+            let found = voice.bestLag(of: coverage(considered, rate: candidate.rate), around: 0, within: searchSeconds)
             // A conversion must agree clearly better than none.
             if best == nil || found.agreement > best!.agreement + 0.02 { best = (candidate.rate, found.lag, found.agreement) }
         }
         guard let (rate, global, _) = best else { return [] }
-        let ordered = entries.indices.sorted { entries[$0].start < entries[$1].start }
+        let ordered = considered.sorted { entries[$0].start < entries[$1].start }
         var blocks: [[Int]] = [[]]
         for index in ordered {
             if let first = blocks[blocks.count - 1].first, Double(entries[index].start - entries[first].start) / 1000 >= blockSeconds { blocks.append([]) }

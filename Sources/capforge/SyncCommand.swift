@@ -52,8 +52,12 @@ let syncCommand = Subcommand(
     let result = report.result
     var warnings = report.warnings
     if let fallback = report.fallback { warnings.append(fallback) }
-    for cue in report.unplacedCues {
-        warnings.append("the cue at \(ClockTime.tenths(Double(cue.start) / 1000)) of the subtitles could not be placed (its stretch is not in this copy) and was left out: “\(Format.shortened(cue.text, to: 60))”")
+    // Each cue left out is named, up to a screenful; the JSON lists them all.
+    for cue in report.unplacedCues.prefix(maxNamedCues) {
+        warnings.append("the cue at \(ClockTime.tenths(Double(cue.start) / 1000)) of the subtitles lands outside this copy or on a stretch it lacks, and was left out: “\(Format.shortened(cue.text, to: 60))”")
+    }
+    if report.unplacedCues.count > maxNamedCues {
+        warnings.append("\(report.unplacedCues.count - maxNamedCues) more cue(s) left out likewise (--json lists them all)")
     }
     if result.shortened > 0 { warnings.append("\(result.shortened) cue(s) now end where the next begins (they met at a split)") }
     if args.flag("json") {
@@ -74,3 +78,5 @@ let syncCommand = Subcommand(
     }
     return ExitCode.success
 }
+
+private let maxNamedCues = 20
