@@ -75,18 +75,27 @@ public enum SubtitleSync {
     /// Each entry mapped by its segment, kept within the media and off the cues placed by
     /// their own words; ends brought in where the next cue would be overlapped.
     static func place(_ entries: [RetimableSubtitles.Entry], fit: Fit, anchored: Set<Int>, evidence: SyncResult.Evidence, mediaEnd: Int?) -> SyncResult {
-        var times: [(start: Int, end: Int)?] = entries.indices.map { index in
+        let mapped = entries.indices.map { index in
             let segment = fit.segmentOf[index]
-            return (fit.map.map(entries[index].start, segment: segment), fit.map.map(entries[index].end, segment: segment))
+            return (start: fit.map.map(entries[index].start, segment: segment), end: fit.map.map(entries[index].end, segment: segment))
         }
+        var times: [(start: Int, end: Int)?] = mapped
         var unplaced: [Int] = []
+        // Matched cues by start, to find those an unmatched cue lands on.
+        let matched = anchored.sorted { mapped[$0].start < mapped[$1].start }
+        let matchedStarts = matched.map { mapped[$0].start }
         for index in entries.indices {
-            guard let time = times[index] else { continue }
+            let time = mapped[index]
             let outside = time.end <= 0 || (mediaEnd.map { time.start >= $0 } ?? false)
             // An unmatched cue at a split that lands on a matched cue of the other side belongs to
-            // a stretch this copy lacks.
-            let collides = evidence == .words && !anchored.contains(index) && anchored.contains { other in
-                fit.segmentOf[other] != fit.segmentOf[index] && times[other].map { $0.start < time.end && time.start < $0.end } == true
+            // a stretch this copy lacks. Matched cues seldom overlap one another, so the few
+            // starting last before this one ends are the ones it can land on.
+            var collides = false
+            if fit.map.segments.count > 1, !anchored.contains(index) {
+                let before = partitionPoint(matchedStarts) { $0 >= time.end }
+                for other in matched[max(0, before - 16)..<before] where fit.segmentOf[other] != fit.segmentOf[index] && mapped[other].end > time.start {
+                    collides = true
+                }
             }
             if outside || collides {
                 times[index] = nil
@@ -107,6 +116,16 @@ public enum SubtitleSync {
         }
         return SyncResult(map: fit.map, evidence: evidence, times: times, matched: anchored.count, unplaced: unplaced, shortened: shortened)
     }
+}
+
+/// The first index of sorted `values` at which `predicate` holds (it holds from there on).
+private func partitionPoint(_ values: [Int], _ predicate: (Int) -> Bool) -> Int {
+    var low = 0, high = values.count
+    while low < high {
+        let middle = (low + high) / 2
+        if predicate(values[middle]) { high = middle } else { low = middle + 1 }
+    }
+    return low
 }
 
 /// Piecewise-constant offsets over the entries in file order, found by a Viterbi pass over a

@@ -63,6 +63,7 @@ let syncCommand = Subcommand(
     if args.flag("json") {
         let object: [String: Any] = [
             "output": report.output.path, "cues": report.cues, "evidence": result.evidence.rawValue, "matchedCues": result.matched,
+            "language": report.language?.code as Any,
             "rate": result.map.rate, "rateName": result.map.rateName as Any,
             "segments": result.map.segments.map { ["fromMilliseconds": $0.from == .min ? 0 : $0.from, "offsetMilliseconds": $0.offset] },
             "unplaced": report.unplacedCues.map { ["startMilliseconds": $0.start, "text": $0.text] },
@@ -72,7 +73,8 @@ let syncCommand = Subcommand(
         print(String(decoding: data, as: UTF8.self))
     } else {
         for warning in warnings { printError("capforge sync: warning: \(Format.terminalSafe(warning))") }
-        let basis = result.evidence == .words ? "\(result.matched) of \(report.cues) cues matched by their words" : "by where speech is"
+        let heard = report.language.map { ", speech in \($0.name)" } ?? ""
+        let basis = (result.evidence == .words ? "\(result.matched) of \(report.cues) cues matched by their words" : "by where speech is") + heard
         print("\(Format.terminalSafe(report.output.path)): \(report.cues - report.unplacedCues.count) of \(report.cues) cues re-timed (\(basis))")
         print("  map: \(result.map.description)")
     }
