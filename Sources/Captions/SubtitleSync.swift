@@ -119,7 +119,7 @@ public enum SubtitleSync {
 }
 
 /// The first index of sorted `values` at which `predicate` holds (it holds from there on).
-private func partitionPoint(_ values: [Int], _ predicate: (Int) -> Bool) -> Int {
+func partitionPoint<T>(_ values: [T], _ predicate: (T) -> Bool) -> Int {
     var low = 0, high = values.count
     while low < high {
         let middle = (low + high) / 2

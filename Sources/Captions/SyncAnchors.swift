@@ -192,12 +192,8 @@ enum SpeechAnchors {
     static func onsetLag(_ starts: [Double], onsets: [Double], around: Double, within: Double) -> Double? {
         guard !onsets.isEmpty else { return nil }
         func nearest(_ t: Double) -> Double {
-            var lo = 0, hi = onsets.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if onsets[mid] < t { lo = mid + 1 } else { hi = mid }
-            }
-            return min(lo < onsets.count ? abs(onsets[lo] - t) : .infinity, lo > 0 ? abs(onsets[lo - 1] - t) : .infinity)
+            let after = partitionPoint(onsets) { $0 >= t }
+            return min(after < onsets.count ? onsets[after] - t : .infinity, after > 0 ? t - onsets[after - 1] : .infinity)
         }
         var best: (lag: Double, score: Double)?
         let steps = Int((within * 100).rounded())
