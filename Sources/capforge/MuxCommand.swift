@@ -28,12 +28,7 @@ let muxCommand = Subcommand(
         throw UsageError.invalidValue(option: "SUBS", value: "(none)",
                                       reason: "no captions found beside \(Format.terminalSafe(video.lastPathComponent)): run 'capforge caption' first or name the files")
     }
-    let fallbackLanguage = try args.value("lang").map { code -> Language in
-        guard let language = Language(code) else {
-            throw UsageError.invalidValue(option: "lang", value: Format.terminalSafe(code), reason: "not a language code Capforge knows")
-        }
-        return language
-    }
+    let fallbackLanguage = try languageOption(args)
     let title = try args.value("title").map { title -> String in
         // A title is what a player's menu shows; text it cannot show is refused, not guessed at.
         guard SubtitleTrack.menuTitle(title) == title, title.count <= maxTitleLength else {

@@ -1,4 +1,6 @@
 import Arguments
+import Batch
+import CapforgeCore
 import Captions
 import Speech
 
@@ -32,5 +34,15 @@ func asUsageError(_ error: Error, _ args: ParsedArguments) -> Error {
         return UsageError.invalidValue(option: option, value: path, reason: "\(error)")
     default:
         return error
+    }
+}
+
+/// `--lang CODE` where it names one language (mux, sync): nil when not given.
+func languageOption(_ args: ParsedArguments) throws -> Language? {
+    try args.value("lang").map { code in
+        guard let language = Language(code) else {
+            throw UsageError.invalidValue(option: "lang", value: Format.terminalSafe(code), reason: "not a language code Capforge knows")
+        }
+        return language
     }
 }

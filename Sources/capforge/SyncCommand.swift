@@ -25,12 +25,7 @@ let syncCommand = Subcommand(
     let video = URL(fileURLWithPath: args.positionals[0]).standardizedFileURL
     let subtitles = URL(fileURLWithPath: args.positionals[1]).standardizedFileURL
     let named = Language(subtitles.deletingPathExtension().pathExtension)
-    let language = try args.value("lang").map { code -> Language in
-        guard let language = Language(code) else {
-            throw UsageError.invalidValue(option: "lang", value: Format.terminalSafe(code), reason: "not a language code Capforge knows")
-        }
-        return language
-    } ?? named
+    let language = try languageOption(args) ?? named
     let output = args.value("out").map { URL(fileURLWithPath: $0).standardizedFileURL }
         ?? subtitles.deletingPathExtension().appendingPathExtension("synced").appendingPathExtension(subtitles.pathExtension)
     let policy = namedOutputPolicy(output, args: args).writing(.captions).protecting([video.path, subtitles.path])
