@@ -64,7 +64,10 @@ public enum SubtitleSync {
     /// the least cost.
     static func bestFit(entries: [RetimableSubtitles.Entry], anchors: [Anchor]) -> Fit {
         var best: (cost: Double, fit: Fit)?
-        for candidate in TimingMap.candidateRates {
+        // A conversion that moves the last anchor less than a second against the first cannot be
+        // told from the noise of word times (four cues over 10 s once fitted 23.976/25).
+        let span = (anchors.map(\.subtitle).max() ?? 0) - (anchors.map(\.subtitle).min() ?? 0)
+        for candidate in TimingMap.candidateRates where candidate.name == nil || abs(candidate.rate - 1) * span >= 1 {
             let (cost, fit) = OffsetSegments.fit(anchors, rate: candidate.rate, rateName: candidate.name, starts: entries.map(\.start))
             // A conversion must explain the anchors clearly better than none (ties keep rate 1).
             if best == nil || cost < best!.cost * 0.9 { best = (cost, fit) }

@@ -20,11 +20,16 @@ public struct TimingMap: Codable, Sendable, Equatable {
         Int((rate * Double(milliseconds)).rounded()) + segments[index].offset
     }
 
-    /// The candidate rates: 1 and every conversion between the common frame rates.
-    static let frameRates: [(name: String, value: Double)] = [("23.976", 24000.0 / 1001), ("24", 24), ("25", 25), ("29.97", 30000.0 / 1001), ("30", 30)]
+    /// The candidate rates: 1 and the conversions that change running time: film played at
+    /// PAL's 25 fps (and back) and NTSC's 1000/1001 slow-down. Film to 29.97 by pulldown repeats
+    /// fields and keeps the time, so 24 ↔ 29.97 is not one.
+    static let frameRateFamilies: [[(name: String, value: Double)]] = [
+        [("23.976", 24000.0 / 1001), ("24", 24), ("25", 25)],
+        [("29.97", 30000.0 / 1001), ("30", 30)],
+    ]
 
-    static let candidateRates: [(name: String?, rate: Double)] = [(nil, 1)] + frameRates.flatMap { from in
-        frameRates.compactMap { to in from.name == to.name ? nil : ("\(from.name)/\(to.name)", from.value / to.value) }
+    static let candidateRates: [(name: String?, rate: Double)] = [(nil, 1)] + frameRateFamilies.flatMap { family in
+        family.flatMap { from in family.compactMap { to in from.name == to.name ? nil : ("\(from.name)/\(to.name)", from.value / to.value) } }
     }
 
     public var description: String {

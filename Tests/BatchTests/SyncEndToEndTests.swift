@@ -85,6 +85,42 @@ import Testing
         #expect(Self.startErrors(synced, original).max()! <= 0.15)
     }
 
+    /// Japanese, written without spaces, is matched character by character. The subtitles are
+    /// a sentence a cue, timed at the voice by base's own words (Capforge's captions of this
+    /// fixture start some cues a second after their speech, where the cue before was held for
+    /// reading), then moved 3.3 s.
+    @Test func japaneseSubtitlesAreMatchedCharacterByCharacter() throws {
+        let folder = try scratchFolder("sync-japanese")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = CLI.fixtures.appendingPathComponent("japanese.mp4").path
+        let made = try CLI().run(["caption", video, "--out", folder.path, "--model", "base", "--lang", "ja", "--formats", "json"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("japanese.ja.json"))) as? [String: Any])
+        let words = (json["words"] as? [[String: Any]]) ?? []
+        var sentences: [(start: Double, end: Double, text: String)] = []
+        var open = true
+        for word in words {
+            guard let text = word["text"] as? String, let start = word["start"] as? Double, let end = word["end"] as? Double else { continue }
+            if open { sentences.append((start, end, "")) }
+            sentences[sentences.count - 1].end = end
+            sentences[sentences.count - 1].text += text
+            open = text.hasSuffix("。")
+        }
+        try #require(sentences.count >= 3, "base heard too little: \(sentences)")
+        let stamp = { (t: Double) in String(format: "%02d:%02d:%02d,%03d", Int(t) / 3600, Int(t) / 60 % 60, Int(t) % 60, Int((t * 1000).rounded()) % 1000) }
+        let original = sentences.enumerated().map { "\($0 + 1)\n\(stamp($1.start)) --> \(stamp($1.end))\n\($1.text)\n" }.joined(separator: "\n")
+        let given = folder.appendingPathComponent("shifted.ja.srt")
+        try Self.moved(original) { $0 + 3.3 }.write(to: given, atomically: true, encoding: .utf8)
+        let output = folder.appendingPathComponent("synced.ja.srt")
+        let run = try CLI().run(["sync", video, given.path, "-o", output.path, "--model", "base", "--json"])
+        try #require(run.status == 0, "\(run.stderr)")
+        let result = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        // The language comes from the subtitle file's name.
+        #expect(result["evidence"] as? String == "words" && result["language"] as? String == "ja")
+        #expect(result["rateName"] == nil || result["rateName"] is NSNull, "\(result)")
+        #expect(Self.startErrors(try String(contentsOf: output, encoding: .utf8), original).max()! <= 0.15)
+    }
+
     @Test func assOverridesAndCommentsAreKeptAndCuesPastTheEndSaid() throws {
         if let error = Made.shared.error { Issue.record("\(error)"); return }
         var script = try String(contentsOf: Made.shared.ass, encoding: .utf8)
