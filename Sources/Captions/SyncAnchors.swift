@@ -2,8 +2,8 @@ import CapforgeCore
 import Foundation
 
 /// Anchors from text: the cues' words aligned in order with the recognised words (the longest
-/// common subsequence within a band about the diagonal), each match in a run of two or more
-/// giving the media time of a word the subtitles place at some time in its cue.
+/// common subsequence within a band about the diagonal); only matches in runs of two or more
+/// count, and a cue's first one says where on the media the cue starts.
 enum WordAnchors {
     struct Token {
         var text: String
