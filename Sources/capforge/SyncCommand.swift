@@ -12,7 +12,7 @@ let syncCommand = Subcommand(
         usage: "VIDEO SUBS [--out OUT] [OPTIONS]",
         options: [
             Option("out", short: "o", value: "OUT", help: "the re-timed subtitles (default <subs name>.synced.<ext> beside SUBS)"),
-            Option("lang", value: "CODE", help: "the speech's language, when neither the subtitle file's name (talk.fr.srt) nor the audio's tag says"),
+            Option("lang", value: "CODE", help: "the speech's language (default: the one the subtitle file's name says, talk.fr.srt, else the audio's tag, else detected)"),
             Option("tier", value: .choice(TierPreference.allCases.map(\.rawValue)), default: BatchSettings().tier.rawValue,
                    help: "modern matches the cues' words to recognised words; basic times by where speech is"),
             Option("model", value: "NAME|PATH", help: "the Whisper model to hear the speech with"),
