@@ -111,15 +111,11 @@ public final class CaptionPipeline: Sendable {
         }
     }
 
-    /// The input's audio, spooled to disk beside the manifest (a 10-hour recording captions in
-    /// the memory of a 10-minute one), and the timeline marks of what extraction warned of.
+    /// The input's audio, spooled beside the manifest, and the timeline marks of what extraction warned of.
     private func extract(_ input: BatchInput, stream: AudioStreamSelection, warnings: inout [String],
                          cancellation: Cancellation) throws -> (SpooledAudio, [TimelineMark]) {
-        let audio = try SpooledAudio(in: layout.stateFolder(for: input).appendingPathComponent("spool"))
-        let extraction = try AudioExtractor(path: input.url.path, selection: stream).extract(cancellation: cancellation, silence: audio.appendSilence) {
-            try audio.append($0)
-        }
-        try audio.finish()
+        let (audio, extraction) = try AudioExtractor(path: input.url.path, selection: stream)
+            .spool(in: layout.stateFolder(for: input).appendingPathComponent("spool"), cancellation: cancellation)
         warnings += extraction.warnings.map(\.description)
         return (audio, extraction.warnings.compactMap { warning -> TimelineMark? in
             guard case .truncated(let got, let expected) = warning else { return nil }
@@ -294,7 +290,11 @@ public final class CaptionPipeline: Sendable {
     /// requested (from that language's stream when there is one), else the stream's tag; nil
     /// leaves it to detection. The run and the dry run both decide by this.
     func knownLanguage(_ probe: MediaProbe) -> (stream: AudioStreamSelection, language: Language?, source: LanguageSource) {
-        switch settings.language {
+        Self.knownLanguage(probe, choice: settings.language)
+    }
+
+    static func knownLanguage(_ probe: MediaProbe, choice: LanguageChoice) -> (stream: AudioStreamSelection, language: Language?, source: LanguageSource) {
+        switch choice {
         case .fixed(let wanted):
             let tagged = probe.audioStreams.contains { $0.language == wanted }
             return (tagged ? .language(wanted.code) : .automatic, wanted, .requested)

@@ -9,12 +9,16 @@ public struct SyncReport: Sendable {
     public var output: URL
     public var result: SyncResult
     public var cues: Int
-    /// The language the speech was heard in, and how it was decided.
+    /// The language the speech was heard in.
     public var language: Language?
-    /// Why the words could not be used, where the speech regions were used instead.
-    public var fallback: String?
-    public var warnings: [String]
+    /// Every cue left out, by its start on the subtitles' clock.
     public var unplacedCues: [(start: Int, text: String)]
+    /// What was not asked for: extraction's and transcription's notes, the fall back to speech,
+    /// the cues left out (named up to a screenful, then counted) and those shortened.
+    public var warnings: [String]
+
+    /// Cues named one by one before the rest are counted (the JSON lists them all).
+    static let namedCues = 20
 }
 
 /// Re-times one subtitle file to a copy of its media: the audio is extracted and heard, the
@@ -43,41 +47,41 @@ public struct SubtitleSyncJob {
         // Refused before the long part: an input, a device, a file Capforge did not write.
         _ = try policy.destination(for: output)
         let probe = try MediaProbe(path: video.path)
+        let known = CaptionPipeline.knownLanguage(probe, choice: language.map(LanguageChoice.fixed) ?? .auto)
         progress("extracting audio")
         let spool = FileManager.default.temporaryDirectory.appendingPathComponent("capforge-sync-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: spool) }
-        let audio = try SpooledAudio(in: spool)
-        let extraction = try AudioExtractor(path: video.path, selection: .automatic).extract(cancellation: cancellation, silence: audio.appendSilence) {
-            try audio.append($0)
-        }
-        try audio.finish()
+        let (audio, extraction) = try AudioExtractor(path: video.path, selection: known.stream).spool(in: spool, cancellation: cancellation)
         var warnings = extraction.warnings.map(\.description)
-        let streamLanguage = (try? probe.audioStream(.automatic))?.language
-        let request = TranscriptionRequest(language: language ?? streamLanguage, languageSource: language != nil ? .requested : streamLanguage != nil ? .streamTag : .fallback,
-                                           tier: tier, translate: false, alsoOriginal: false)
         progress("finding speech")
-        let planned = try transcription.plan(audio, request: request)
+        let planned = try transcription.plan(audio, request: TranscriptionRequest(language: known.language, languageSource: known.source, tier: tier))
         warnings += planned.notes.map(\.description)
-        let mediaEnd = probe.mediaEnd(.automatic).map { Int(($0 * 1000).rounded()) }
+        let mediaEnd = probe.mediaEnd(known.stream).map { Int(($0 * 1000).rounded()) }
         var result: SyncResult?
-        var fallback: String?
         if planned.plan.mode == .basic {
-            fallback = "no modern model covers \(planned.plan.language.name): timed by where speech is, not by the words"
+            warnings.append("no modern model covers \(planned.plan.language.name): timed by where speech is, not by the words")
         } else if let pass = try planned.passes.get().first {
             let heard = try transcription.transcribe(audio, pass: pass, of: planned, journal: nil, cancellation: cancellation) { chunk in
                 progress("hearing chunk \(chunk.chunk + 1) of \(chunk.chunkCount)")
             }
             result = SubtitleSync.byWords(file.entries, words: heard.transcript.words, mediaEnd: mediaEnd)
             if result == nil {
-                fallback = "too few of the cues' words were heard (are the subtitles in another language than the speech?): timed by where speech is"
+                warnings.append("too few of the cues' words were heard (are the subtitles in another language than the speech?): timed by where speech is")
             }
         }
         // Where speech starts and ends, which the recogniser's context-padded regions do not say.
         let synced = try result ?? SubtitleSync.bySpeech(
             file.entries, speech: transcription.speechForTiming(audio).map { TimeSpan(start: $0.start, end: $0.end) }, mediaEnd: mediaEnd)
         try AtomicFile.write(file.retimed(synced.times), to: output, policy: policy)
-        return SyncReport(output: output, result: synced, cues: file.entries.count, language: planned.plan.language, fallback: fallback,
-                          warnings: warnings, unplacedCues: synced.unplaced.map { (file.entries[$0].start, file.entries[$0].text) })
+        let unplaced = synced.unplaced.map { (start: file.entries[$0].start, text: file.entries[$0].text) }
+        for cue in unplaced.prefix(SyncReport.namedCues) {
+            warnings.append("the cue at \(ClockTime.tenths(Double(cue.start) / 1000)) of the subtitles lands outside this copy or on a stretch it lacks, and was left out: “\(Format.shortened(cue.text, to: 60))”")
+        }
+        if unplaced.count > SyncReport.namedCues {
+            warnings.append("\(unplaced.count - SyncReport.namedCues) more cue(s) left out likewise (--json lists them all)")
+        }
+        if synced.shortened > 0 { warnings.append("\(synced.shortened) cue(s) now end where the next begins (they met at a split)") }
+        return SyncReport(output: output, result: synced, cues: file.entries.count, language: planned.plan.language, unplacedCues: unplaced, warnings: warnings)
     }
 }
 

@@ -24,9 +24,9 @@ public struct RetimableSubtitles: Sendable {
     private let byteOrderMark: Bool
 
     public init(data: Data, format: SubtitleFormat?) throws {
-        // Reading it as the reader does first gives the same errors, with line numbers.
-        let document = try SubtitleReader.read(data, format: format)
         let (text, encoding) = try TextDecoding.decode(data)
+        // Reading it as the reader does first gives the same errors, with line numbers.
+        let document = try SubtitleReader.read(text, encoding: encoding, format: format)
         self.text = text
         self.encoding = encoding
         self.format = document.format

@@ -31,6 +31,11 @@ public enum SubtitleReader {
     /// Reads bytes; without a format, it is recognised from the content.
     public static func read(_ data: Data, format: SubtitleFormat? = nil) throws -> SubtitleDocument {
         let (text, encoding) = try TextDecoding.decode(data)
+        return try read(text, encoding: encoding, format: format)
+    }
+
+    /// Reads text already decoded from `encoding`.
+    static func read(_ text: String, encoding: TextEncoding, format: SubtitleFormat?) throws -> SubtitleDocument {
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
         let format = format.flatMap { $0 == .json ? nil : $0 } ?? detect(lines)
         let cues: [Cue]

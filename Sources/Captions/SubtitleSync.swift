@@ -67,8 +67,9 @@ public enum SubtitleSync {
         // A conversion that moves the last anchor less than a second against the first cannot be
         // told from the noise of word times (four cues over 10 s once fitted 23.976/25).
         let span = (anchors.map(\.subtitle).max() ?? 0) - (anchors.map(\.subtitle).min() ?? 0)
+        let starts = entries.map(\.start)
         for candidate in TimingMap.candidateRates where candidate.name == nil || abs(candidate.rate - 1) * span >= 1 {
-            let (cost, fit) = OffsetSegments.fit(anchors, rate: candidate.rate, rateName: candidate.name, starts: entries.map(\.start))
+            let (cost, fit) = OffsetSegments.fit(anchors, rate: candidate.rate, rateName: candidate.name, starts: starts)
             // A conversion must explain the anchors clearly better than none (ties keep rate 1).
             if best == nil || cost < best!.cost * 0.9 { best = (cost, fit) }
         }

@@ -32,15 +32,14 @@ enum WordAnchors {
             }
         }
         let pairs = commonSubsequence(subtitle.map(\.text), heard.map(\.text))
-        let kept = Set(pairs.indices.filter { index in
+        let found = pairs.indices.filter { index in
             // A lone match is as likely a common word met by chance.
             (index > 0 && pairs[index - 1] == (pairs[index].0 - 1, pairs[index].1 - 1))
                 || (index + 1 < pairs.count && pairs[index + 1] == (pairs[index].0 + 1, pairs[index].1 + 1))
-        })
+        }
         // A cue's first word found says where it starts; words further in are placed by their
         // share of the cue, and a cue stays on screen past its speech, so those read late.
         // Each of its words found counts towards the cue's weight.
-        let found = pairs.indices.filter(kept.contains)
         var matches: [Int: Int] = [:]
         for index in found { matches[subtitle[pairs[index].0].entry, default: 0] += 1 }
         var seen = Set<Int>()

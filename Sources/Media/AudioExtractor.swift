@@ -117,9 +117,7 @@ public struct AudioExtractor {
         let input = try InputFile(path: path)
         let streamIndex = try chooseStream(in: input)
         let stream = input.stream(streamIndex)
-        for i in 0..<input.streamCount where i != streamIndex {
-            input.stream(i).pointee.discard = AVDISCARD_ALL
-        }
+        for i in 0..<input.streamCount where i != streamIndex { input.leaveOut(i) }
         let decoder = try Decoder(stream: stream, path: path)
         let zeros = [Float](repeating: 0, count: 1 << 16)
         var timeline = Timeline(origin: input.startTime, timeBase: stream.pointee.time_base, sink: sink, silence: silence ?? { count in
@@ -138,22 +136,19 @@ public struct AudioExtractor {
                 switch try decoder.receive(into: frame) {
                 case .frame:
                     try timeline.place(frame: frame, path: path)
-                    av_frame_unref(frame.pointer)
+                    frame.unref()
                 case .corrupt: corruptPackets += 1
                 case .needInput, .finished: return
                 }
             }
         }
 
-        reading: while true {
+        while true {
             if cancellation?.isCancelled == true { throw Cancelled() }
-            let read = av_read_frame(input.context, packet.pointer)
-            if read < 0 {
-                // A read error mid-file ends decoding like EOF; the truncation check reports it.
-                break reading
-            }
+            // A read error mid-file ends decoding like EOF; the truncation check reports it.
+            guard input.read(into: packet) else { break }
             defer { packet.unref() }
-            guard Int(packet.pointer.pointee.stream_index) == streamIndex else { continue }
+            guard packet.streamIndex == streamIndex else { continue }
             if try !decoder.send(packet) { corruptPackets += 1; continue }
             try drainFrames()
         }
@@ -179,6 +174,15 @@ public struct AudioExtractor {
         return ExtractionReport(
             streamIndex: streamIndex, languageTag: input.metadata(stream, "language"),
             sampleCount: timeline.produced, leadingSilenceSamples: timeline.leadingSilence, warnings: warnings)
+    }
+
+    /// The whole stream spooled to disk in `folder` (a 10-hour recording takes the memory of a
+    /// 10-minute one), ready for recognition.
+    public func spool(in folder: URL, cancellation: Cancellation? = nil) throws -> (audio: SpooledAudio, report: ExtractionReport) {
+        let audio = try SpooledAudio(in: folder)
+        let report = try extract(cancellation: cancellation, silence: audio.appendSilence) { try audio.append($0) }
+        try audio.finish()
+        return (audio, report)
     }
 
     /// The whole stream in memory, ready for recognition.

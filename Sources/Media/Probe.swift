@@ -83,18 +83,13 @@ public struct MediaProbe: Codable, Sendable, Equatable {
         audioStreams = input.audioStreams
         bestAudioStream = input.bestAudioStream
         subtitleStreams = input.subtitleStreams
-        video = nil
-        for index in 0..<input.streamCount {
-            let stream = input.stream(index)
-            let par = stream.pointee.codecpar.pointee
-            guard par.codec_type == AVMEDIA_TYPE_VIDEO, stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 else { continue }
-            let rate = av_guess_frame_rate(input.context, stream, nil)
-            video = VideoStreamInfo(
-                index: index, codec: String(cString: avcodec_get_name(par.codec_id)), width: Int(par.width), height: Int(par.height),
-                frameRate: rate.num > 0 && rate.den > 0 ? av_q2d(rate) : nil,
+        video = input.streams.first { $0.kind == .video && !$0.isAttachedPicture }.map { picture in
+            let stream = input.stream(picture.index)
+            let format = input.videoFormat(ofStream: picture.index)
+            return VideoStreamInfo(
+                index: picture.index, codec: picture.codec, width: format.width, height: format.height, frameRate: format.frameRate?.value,
                 variableFrameRate: Self.ratesDisagree(stream.pointee.r_frame_rate, stream.pointee.avg_frame_rate),
-                rotation: Self.rotation(of: stream), end: input.ownEnd(of: stream))
-            break
+                rotation: format.rotation, end: input.ownEnd(of: stream))
         }
     }
 

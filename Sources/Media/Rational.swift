@@ -18,7 +18,7 @@ package struct Rational: Sendable, Equatable {
     var av: AVRational { AVRational(num: numerator, den: denominator) }
 
     /// Both parts positive: FFmpeg says 0/1 or 0/0 for "not known".
-    package var isKnown: Bool { numerator > 0 && denominator > 0 }
+    var isKnown: Bool { numerator > 0 && denominator > 0 }
 
     package var value: Double { av_q2d(av) }
 

@@ -47,8 +47,4 @@ extension InputFile {
     package func leaveOut(_ index: Int) {
         stream(index).pointee.discard = AVDISCARD_ALL
     }
-
-    package func timeBase(ofStream index: Int) -> Rational {
-        Rational(stream(index).pointee.time_base)
-    }
 }

@@ -43,13 +43,13 @@ public enum EmbeddedSubtitles {
         var decoders: [Int: Decoder] = [:]
         var events: [Int: [EmbeddedSubtitleTrack.Event]] = [:]
         for info in infos { decoders[info.index] = try Decoder(stream: input.stream(info.index), path: path) }
-        for index in 0..<input.streamCount where decoders[index] == nil { input.stream(index).pointee.discard = AVDISCARD_ALL }
+        for index in 0..<input.streamCount where decoders[index] == nil { input.leaveOut(index) }
 
         let packet = Packet()
         // A read error mid-file ends the tracks like EOF: what was read is what the file holds.
-        while av_read_frame(input.context, packet.pointer) >= 0 {
+        while input.read(into: packet) {
             defer { packet.unref() }
-            let index = Int(packet.pointer.pointee.stream_index)
+            let index = packet.streamIndex
             guard let decoder = decoders[index] else { continue }
             let timeBase = input.stream(index).pointee.time_base
             events[index, default: []] += try decoder.decodeSubtitles(packet, timeBase: timeBase, origin: input.startTime)

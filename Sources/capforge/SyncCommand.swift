@@ -45,16 +45,6 @@ let syncCommand = Subcommand(
         return Interrupts.exitCode
     }
     let result = report.result
-    var warnings = report.warnings
-    if let fallback = report.fallback { warnings.append(fallback) }
-    // Each cue left out is named, up to a screenful; the JSON lists them all.
-    for cue in report.unplacedCues.prefix(maxNamedCues) {
-        warnings.append("the cue at \(ClockTime.tenths(Double(cue.start) / 1000)) of the subtitles lands outside this copy or on a stretch it lacks, and was left out: “\(Format.shortened(cue.text, to: 60))”")
-    }
-    if report.unplacedCues.count > maxNamedCues {
-        warnings.append("\(report.unplacedCues.count - maxNamedCues) more cue(s) left out likewise (--json lists them all)")
-    }
-    if result.shortened > 0 { warnings.append("\(result.shortened) cue(s) now end where the next begins (they met at a split)") }
     if args.flag("json") {
         let object: [String: Any] = [
             "output": report.output.path, "cues": report.cues, "evidence": result.evidence.rawValue, "matchedCues": result.matched,
@@ -62,12 +52,12 @@ let syncCommand = Subcommand(
             "rate": result.map.rate, "rateName": result.map.rateName as Any,
             "segments": result.map.segments.map { ["fromMilliseconds": $0.from == .min ? 0 : $0.from, "offsetMilliseconds": $0.offset] },
             "unplaced": report.unplacedCues.map { ["startMilliseconds": $0.start, "text": $0.text] },
-            "warnings": warnings,
+            "warnings": report.warnings,
         ]
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         print(String(decoding: data, as: UTF8.self))
     } else {
-        for warning in warnings { printError("capforge sync: warning: \(Format.terminalSafe(warning))") }
+        for warning in report.warnings { printError("capforge sync: warning: \(Format.terminalSafe(warning))") }
         let heard = report.language.map { ", speech in \($0.name)" } ?? ""
         let basis = (result.evidence == .words ? "\(result.matched) of \(report.cues) cues matched by their words" : "by where speech is") + heard
         print("\(Format.terminalSafe(report.output.path)): \(report.cues - report.unplacedCues.count) of \(report.cues) cues re-timed (\(basis))")
@@ -75,5 +65,3 @@ let syncCommand = Subcommand(
     }
     return ExitCode.success
 }
-
-private let maxNamedCues = 20
