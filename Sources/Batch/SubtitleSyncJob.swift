@@ -61,17 +61,29 @@ public struct SubtitleSyncJob {
         if planned.plan.mode == .basic {
             warnings.append("no modern model covers \(planned.plan.language.name): timed by where speech is, not by the words")
         } else if let pass = try planned.passes.get().first {
-            let heard = try transcription.transcribe(audio, pass: pass, of: planned, journal: nil, cancellation: cancellation) { chunk in
-                progress("hearing chunk \(chunk.chunk + 1) of \(chunk.chunkCount)")
-            }
-            result = SubtitleSync.byWords(file.entries, words: heard.transcript.words, mediaEnd: mediaEnd)
-            if result == nil {
-                warnings.append("too few of the cues' words were heard (are the subtitles in another language than the speech?): timed by where speech is")
+            do {
+                let heard = try transcription.transcribe(audio, pass: pass, of: planned, journal: nil, cancellation: cancellation) { chunk in
+                    progress("hearing chunk \(chunk.chunk + 1) of \(chunk.chunkCount)")
+                }
+                // What the recogniser fell back on, dropped or assumed is said as for captions.
+                warnings += heard.notes.map(\.description)
+                result = SubtitleSync.byWords(file.entries, words: heard.transcript.words, mediaEnd: mediaEnd)
+                if result == nil {
+                    warnings.append("too few of the cues' words were heard (are the subtitles in another language than the speech?): timed by where speech is")
+                }
+            } catch let error as FileTranscriptionError {
+                warnings.append("\(error): timed by where speech is")
             }
         }
-        // Where speech starts and ends, which the recogniser's context-padded regions do not say.
-        let synced = try result ?? SubtitleSync.bySpeech(
-            file.entries, speech: transcription.speechForTiming(audio).map { TimeSpan(start: $0.start, end: $0.end) }, mediaEnd: mediaEnd)
+        let synced: SyncResult
+        if let result {
+            synced = result
+        } else {
+            // Where speech starts and ends, which the recogniser's context-padded regions do not say.
+            let speech = try transcription.speechForTiming(audio).map { TimeSpan(start: $0.start, end: $0.end) }
+            if speech.isEmpty { warnings.append("no speech was found in \(video.path): nothing to re-time by, so the cues keep their times") }
+            synced = SubtitleSync.bySpeech(file.entries, speech: speech, mediaEnd: mediaEnd)
+        }
         try AtomicFile.write(file.retimed(synced.times), to: output, policy: policy)
         let unplaced = synced.unplaced.map { (start: file.entries[$0].start, text: file.entries[$0].text) }
         for cue in unplaced.prefix(SyncReport.namedCues) {

@@ -36,6 +36,19 @@ import Testing
         scene.expectUntouched(since: before)
     }
 
+    /// A video with nothing said: the words fail, the speech is not there, and both are said.
+    @Test func aSilentVideoKeepsTheTimesAndSaysWhy() throws {
+        let scene = try HostileMuxTests.Scene("sync-silent")
+        defer { scene.remove() }
+        let silent = try scene.media("silent.mp4", ["-f", "lavfi", "-i", "color=c=black:s=160x90:d=4", "-f", "lavfi", "-i", "anullsrc=r=16000:cl=mono",
+                                                    "-t", "4", "-c:v", "libx264", "-c:a", "aac"])
+        let subs = try scene.write("talk.srt", HostileMuxTests.oneCue)
+        let result = try run([silent, subs, "-o", scene.path("out.srt")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("timed by where speech is") && result.stderr.contains("no speech was found"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: scene.path("out.srt"), encoding: .utf8) == HostileMuxTests.oneCue)
+    }
+
     /// 100,000 cues running for days over a 3 s clip: bounded work and memory, every cue past
     /// the clip left out and said.
     @Test func aHundredThousandCuesOverAShortClipEndBoundedAndSaid() throws {
