@@ -34,6 +34,9 @@ public struct BatchSettings: Sendable, Codable, Equatable {
     /// as `mux`); `alsoOriginal` writes the spoken language's captions too.
     public var translate: Bool?
     public var alsoOriginal: Bool?
+    /// `--transcript FILE` or `--transcript-beside`: the captions hold the user's transcript,
+    /// timed from what was heard; nil: what was heard.
+    public var transcript: TranscriptChoice?
     /// nil: the notice in the caption language (`QualityNotice`).
     public var noticeText: String?
     /// Words whose calibrated confidence is below this are marked low-confidence.

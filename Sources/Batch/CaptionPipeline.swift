@@ -35,7 +35,12 @@ public final class CaptionPipeline: Sendable {
     public func currentResult(_ input: BatchInput) -> FileResult? {
         guard let identity = try? InputIdentity(of: input.url) else { return nil }
         let manifest = Manifest(stateFolder: layout.stateFolder(for: input))
-        guard manifest.isCurrent(input.relativePath, identity: identity, settingsKey: settingsKey) else { return nil }
+        var given: GivenTranscript?
+        if let choice = settings.transcript {
+            // One that cannot be read now fails the file when it is done again, and says why.
+            do { given = try GivenTranscript.read(choice, for: input) } catch { return nil }
+        }
+        guard manifest.isCurrent(input.relativePath, identity: identity, settingsKey: key(for: given)) else { return nil }
         return manifest.entry(for: input.relativePath)?.result
     }
 
@@ -45,7 +50,8 @@ public final class CaptionPipeline: Sendable {
     /// folder captioned before knows its outputs), or with `overwrite`.
     public func outputPolicy(for input: BatchInput, protecting inputs: Set<FileID>, overwrite: Bool) -> OutputPolicy {
         let above = OutputLedger.lookup(for: layout.folder(for: input).appendingPathComponent(layout.stem(for: input)))
-        return OutputPolicy(protectedFiles: inputs, ledgers: [OutputLedger(stateFolder: layout.stateFolder(for: input))] + above, overwrite: overwrite)
+        let transcript = settings.transcript.flatMap { FileID(path: GivenTranscript.location($0, for: input).path) }
+        return OutputPolicy(protectedFiles: inputs.union([transcript].compactMap { $0 }), ledgers: [OutputLedger(stateFolder: layout.stateFolder(for: input))] + above, overwrite: overwrite)
     }
 
     /// A file whose subtitles are written; what remains is the burn-in (if asked) and the
@@ -54,6 +60,8 @@ public final class CaptionPipeline: Sendable {
         public var result: FileResult
         let input: BatchInput
         let identity: InputIdentity?
+        /// The settings key its manifest entry records (with the transcript's digest when one is given).
+        let key: String
         let began: Date
         let burn: BurnIn?
         let mux: SubtitleMux?
@@ -70,7 +78,13 @@ public final class CaptionPipeline: Sendable {
         let began = Date()
         var result = FileResult(relativePath: input.relativePath, path: input.url.path, status: .done)
         var identity: InputIdentity?
+        var key = settingsKey
         do {
+            let given = try settings.transcript.flatMap { try GivenTranscript.read($0, for: input) }
+            key = self.key(for: given)
+            if settings.transcript == .beside, given == nil {
+                result.warnings.append("no \(GivenTranscript.location(.beside, for: input).lastPathComponent) beside it: the captions hold what was heard")
+            }
             emit(.stage(input: input, stage: .probe, fraction: 0))
             let probe = try known ?? MediaProbe(path: input.url.path)
             let fileIdentity = try InputIdentity(of: input.url)
@@ -95,11 +109,11 @@ public final class CaptionPipeline: Sendable {
             try claimOutputs(of: input, identity: fileIdentity, passes: passes, probe: probe, policy: policy)
 
             let written = try captions(of: input, identity: fileIdentity, probe: probe, stream: language.stream, audio: audio, file: file,
-                                       policy: policy, into: &result, marks: &marks, cancellation: cancellation, emit: emit)
+                                       given: given, policy: policy, into: &result, marks: &marks, cancellation: cancellation, emit: emit)
             result.describe(written, mode: passes[0].plan.mode, lowConfidence: settings.lowConfidence)
             result.marks = marks
             let (burn, mux) = copies(of: input, written, probe: probe, policy: policy, warnings: &result.warnings)
-            return PreparedFile(result: result, input: input, identity: identity, began: began, burn: burn, mux: mux)
+            return PreparedFile(result: result, input: input, identity: identity, key: key, began: began, burn: burn, mux: mux)
         } catch let error where error is Cancelled || cancellation.isCancelled {
             throw BatchError.interrupted
         } catch {
@@ -107,7 +121,7 @@ public final class CaptionPipeline: Sendable {
             // Whatever failed first, an input that is gone is the reason (not its permissions).
             var info = stat()
             result.error = lstat(input.url.path, &info) != 0 && errno == ENOENT ? "\(BatchError.inputRemoved(path: input.url.path))" : "\(error)"
-            return PreparedFile(result: result, input: input, identity: identity, began: began, burn: nil, mux: nil)
+            return PreparedFile(result: result, input: input, identity: identity, key: key, began: began, burn: nil, mux: nil)
         }
     }
 
@@ -142,11 +156,18 @@ public final class CaptionPipeline: Sendable {
         layout.subtitled(for: input, extension: SubtitleMux.outputExtension(for: input.url, container: probe.container))
     }
 
-    /// Each pass heard (resuming from its journal) and its captions written; outputs, notes and
-    /// warnings go into `result`, the first pass's timeline marks into `marks`.
+    /// The manifest's key for a file: the settings', and the given transcript's digest when
+    /// transcripts are asked for ("none" where `--transcript-beside` found none).
+    func key(for given: GivenTranscript?) -> String {
+        settings.transcript == nil ? settingsKey : "\(settingsKey)-transcript-\(given?.digest ?? "none")"
+    }
+
+    /// Each pass heard (resuming from its journal) and its captions written, from `given`'s
+    /// words when there is a transcript; outputs, notes and warnings go into `result`, the first
+    /// pass's timeline marks into `marks`.
     private func captions(
         of input: BatchInput, identity: InputIdentity, probe: MediaProbe, stream: AudioStreamSelection, audio: any AudioSource,
-        file: PlannedTranscription, policy: OutputPolicy, into result: inout FileResult, marks: inout [TimelineMark], cancellation: Cancellation,
+        file: PlannedTranscription, given: GivenTranscript?, policy: OutputPolicy, into result: inout FileResult, marks: inout [TimelineMark], cancellation: Cancellation,
         emit: (BatchEvent) -> Void
     ) throws -> [WrittenCaptions] {
         // A damaged header can claim any frame rate; frame gaps then use the usual default.
@@ -166,8 +187,14 @@ public final class CaptionPipeline: Sendable {
                 emit(.chunk(input: input, progress: progress))
             }
             emit(.stage(input: input, stage: .captions, fraction: 0))
+            var transcript = heard.transcript
+            if let given {
+                transcript = try given.align(to: transcript, speech: file.speech.map { TimeSpan(start: $0.start, end: $0.end) })
+                result.warnings += transcript.alignment!.warnings(tier: transcript.tier)
+                marks += transcript.alignment!.marks
+            }
             emit(.stage(input: input, stage: .write, fraction: 0))
-            let captions = try write(heard.transcript, of: input, fps: fps, video: video, mediaEnd: probe.mediaEnd(stream), policy: policy.writing(.captions))
+            let captions = try write(transcript, of: input, fps: fps, video: video, mediaEnd: probe.mediaEnd(stream), policy: policy.writing(.captions))
             heard.discardJournal()
             result.outputs += captions.outputs
             result.warnings += captionWarnings(captions, translation: pass.isTranslation && passes.count > 1)
@@ -256,7 +283,7 @@ public final class CaptionPipeline: Sendable {
         result.seconds = Date().timeIntervalSince(prepared.began)
         if let identity = prepared.identity ?? (try? InputIdentity(of: input.url)) {
             let complete = !result.chunks.contains { $0.outcome == .failed }
-            let entry = ManifestEntry(input: identity, settingsKey: settingsKey,
+            let entry = ManifestEntry(input: identity, settingsKey: prepared.key,
                                       status: result.status != .done ? .failed : complete ? .done : .incomplete, result: result)
             do {
                 try Manifest(stateFolder: layout.stateFolder(for: input)).record(entry)

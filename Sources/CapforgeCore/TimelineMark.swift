@@ -2,6 +2,8 @@
 public struct TimelineMark: Sendable, Codable, Equatable {
     public enum Kind: String, Sendable, Codable {
         case fallback, failedChunk = "failed-chunk", dropped, truncated
+        /// A transcript's passage the audio did not support, and speech the transcript lacks.
+        case notHeard = "not-heard", notInTranscript = "not-in-transcript"
     }
 
     public var start: Double

@@ -81,6 +81,9 @@ public struct Transcript: Codable, Sendable, Equatable {
     public var translatedFrom: Language?
     /// How the modern tier's windows were decoded when beam search was asked for; nil otherwise.
     public var beam: BeamTally?
+    /// When the words are a transcript the user gave, timed from the audio: how it matched
+    /// what was heard; nil when the words are what the recogniser heard.
+    public var alignment: TranscriptAlignment?
 
     public init(language: Language, words: [Word], engines: [EngineIdentity] = [], chunks: [ChunkRecord] = [], duration: Double,
                 speechDetector: String? = nil, droppedWords: [DroppedWord] = [], wordsOverNoSpeech: Int = 0,

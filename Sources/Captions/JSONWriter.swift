@@ -62,6 +62,9 @@ public struct JSONWriter: SubtitleWriter {
         /// With `--beam`: how many 30 s windows the beam search decoded and how many it left to
         /// greedy decoding; absent otherwise.
         var beam: BeamTally?
+        /// With `--transcript`: how the transcript's words matched what was heard, and what
+        /// was not heard or not in it; absent otherwise.
+        var alignment: TranscriptAlignment?
         var cues: [CueRecord]
     }
 
@@ -78,7 +81,7 @@ public struct JSONWriter: SubtitleWriter {
             language: transcript.language, translatedFrom: transcript.translatedFrom, duration: transcript.duration, tier: transcript.tier,
             basicShare: transcript.basicShare, engines: transcript.engines, checkedBy: transcript.checkedBy, speechDetector: transcript.speechDetector, settings: settings, quality: quality,
             chunks: transcript.chunks, words: transcript.words, droppedWords: transcript.droppedWords, loopCuts: transcript.loopCuts,
-            arbitrations: transcript.arbitrations, beam: transcript.beam,
+            arbitrations: transcript.arbitrations, beam: transcript.beam, alignment: transcript.alignment,
             cues: cues.enumerated().map { CueRecord(number: $0 + 1, startMs: $1.start, endMs: $1.end, lines: $1.lines, tier: $1.tier) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -13,6 +13,8 @@ private let batchOptions: [Option] = [
     Option("tier", value: .choice(TierPreference.allCases.map(\.rawValue)), default: BatchSettings().tier.rawValue, help: "which recogniser tier to use"),
     Option("translate", help: "English captions for speech in another language (Whisper's translate task; needs a multilingual model such as base)"),
     Option("also-original", help: "with --translate, also write the captions in the spoken language"),
+    Option("transcript", value: "FILE", help: "caption one input from this transcript (text): its words exactly as written, timed from the audio; passages not heard are left out and named, speech it lacks is named"),
+    Option("transcript-beside", help: "caption each input NAME.ext from the transcript NAME.txt beside it (as --transcript); an input without one is captioned from what is heard"),
     Option("profile", value: "auto|NAME|FILE", help: "caption rules (default auto: by the caption language, netflix-fr, netflix-ja, …, else netflix-en); bbc, dcmp, any built-in name, or a JSON profile file"),
     Option("style", value: "NAME", help: "ASS style from Styles/: default, large, top"),
     Option("out", value: "DIR", help: "write outputs under DIR, mirroring the input folders (default: next to each video)"),
@@ -145,7 +147,26 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
     } else if args.flag("also-original") {
         throw UsageError.invalidValue(option: "also-original", value: "", reason: "it goes with --translate")
     }
+    settings.transcript = try transcriptOption(args)
+    if settings.transcript != nil, settings.translate == true {
+        throw UsageError.invalidValue(option: "translate", value: "", reason: "a transcript's words are captioned as written; translate the transcript instead")
+    }
     return settings
+}
+
+/// `--transcript FILE` (read now, so a missing or unreadable one stops the run before it
+/// starts) or `--transcript-beside`.
+private func transcriptOption(_ args: ParsedArguments) throws -> TranscriptChoice? {
+    guard let path = args.value("transcript") else { return args.flag("transcript-beside") ? .beside : nil }
+    guard !args.flag("transcript-beside") else {
+        throw UsageError.invalidValue(option: "transcript", value: path, reason: "give --transcript FILE for one input or --transcript-beside, not both")
+    }
+    do {
+        _ = try WrittenTranscript.read(UserFile.read(URL(fileURLWithPath: path), what: "transcript", limit: WrittenTranscript.maxBytes), path: path)
+    } catch {
+        throw UsageError.invalidValue(option: "transcript", value: Format.terminalSafe(path), reason: Format.terminalSafe("\(error)"))
+    }
+    return .file(URL(fileURLWithPath: path).standardizedFileURL.path)
 }
 
 func loadEngines(_ args: ParsedArguments, settings: BatchSettings, store: ModelStore = ModelStore()) throws -> TierEngines {
@@ -191,6 +212,10 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
     }.filter { !$0.isEmpty })
     let (found, problems, skipped) = InputScanner.scan(args.positionals, alsoExtensions: alsoExtensions)
     let inputs = found.filter { shard?.contains($0.relativePath) ?? true }
+    if case .file(let path) = settings.transcript, found.count > 1 {
+        throw UsageError.invalidValue(option: "transcript", value: Format.terminalSafe(path),
+                                      reason: "a transcript is one recording's, and \(found.count) inputs were found; caption one file with it, or put NAME.txt beside each and use --transcript-beside")
+    }
     for problem in problems { printError("capforge: \(Format.terminalSafe(problem.description))") }
     let layout = OutputLayout(outputRoot: args.value("out").map { URL(fileURLWithPath: $0) })
     let report = try args.value("report").map { path -> URL in

@@ -72,7 +72,7 @@ import Testing
     /// The cues' words as a recogniser would hear them on a copy whose clock is `media(t)`.
     static func heard(_ entries: [RetimableSubtitles.Entry], media: (Double) -> Double?) -> [Word] {
         entries.flatMap { entry in
-            WordAnchors.tokens(entry.text).enumerated().compactMap { k, token -> Word? in
+            TextMatching.tokens(entry.text).enumerated().compactMap { k, token -> Word? in
                 let t = Double(entry.start) / 1000 + 0.08 + Double(k) * 0.6
                 return media(t).map { Word(text: token, start: $0, end: $0 + 0.5, confidence: 0.9, tier: .modern, engine: "test") }
             }

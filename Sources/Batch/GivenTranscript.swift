@@ -1,0 +1,104 @@
+import CapforgeCore
+import Captions
+import Foundation
+
+/// Where the words of the captions come from when the user has them: one transcript named for
+/// one input, or `NAME.txt` beside each input.
+public enum TranscriptChoice: Codable, Sendable, Equatable {
+    case file(String)
+    case beside
+}
+
+/// An input's transcript, read, and its digest (the manifest redoes the file when it changes).
+struct GivenTranscript {
+    let url: URL
+    let text: WrittenTranscript
+    let digest: String
+
+    /// Fewer of the transcript's words than this matched means it is not this recording's
+    /// (or not in the language heard): failing says so better than captions of guesses.
+    static let leastMatchedShare = 0.05
+
+    /// The file `choice` names for `input`.
+    static func location(_ choice: TranscriptChoice, for input: BatchInput) -> URL {
+        switch choice {
+        case .file(let path): return URL(fileURLWithPath: path)
+        case .beside: return input.url.deletingPathExtension().appendingPathExtension("txt")
+        }
+    }
+
+    /// nil when `--transcript-beside` finds none beside the input (it is then recognised).
+    static func read(_ choice: TranscriptChoice, for input: BatchInput) throws -> GivenTranscript? {
+        let url = location(choice, for: input)
+        var info = stat()
+        if choice == .beside, lstat(url.path, &info) != 0, errno == ENOENT { return nil }
+        let data = try UserFile.read(url, what: "transcript", limit: WrittenTranscript.maxBytes)
+        return GivenTranscript(url: url, text: try WrittenTranscript.read(data, path: url.path), digest: SHA256.hex(of: data))
+    }
+
+    /// The transcript's words timed from what was heard; throws when almost none of them were.
+    func align(to heard: Transcript, speech: [TimeSpan]) throws -> Transcript {
+        let aligned = TranscriptAligner.align(text, source: url.lastPathComponent, to: heard, speech: speech)
+        let alignment = aligned.alignment!
+        if alignment.words >= 20, Double(alignment.matched) < Self.leastMatchedShare * Double(alignment.words) {
+            throw GivenTranscriptError.doesNotMatch(path: url.path, matched: alignment.matched, words: alignment.words, language: heard.language)
+        }
+        return aligned
+    }
+}
+
+enum GivenTranscriptError: Error, CustomStringConvertible {
+    case doesNotMatch(path: String, matched: Int, words: Int, language: Language)
+
+    var description: String {
+        switch self {
+        case .doesNotMatch(let path, let matched, let words, let language):
+            return "transcript \(path) does not match the speech: \(matched) of its \(words) words were heard; "
+                + "is it this recording's, and in \(language.name) (--lang names the spoken language)?"
+        }
+    }
+}
+
+extension TranscriptAlignment {
+    /// The most passages named one by one in the warnings (the JSON lists all).
+    static let namedPassages = 20
+
+    /// What the captions leave out or could only estimate, for the terminal, summary and report.
+    func warnings(tier: TranscriptTier) -> [String] {
+        var lines: [String] = []
+        let share = words > 0 ? Double(matched) / Double(words) : 1
+        if share < 0.5 {
+            let who = tier == .modern ? "the recogniser" : "the basic tier (its words are often unlike what was said)"
+            lines.append("only \(Int((share * 100).rounded())) % of the transcript's words matched what \(who) heard; "
+                + "the others (\(timedBetween)) were timed by their share of the speech between matches, so their times are estimates")
+        }
+        for passage in notHeard.prefix(Self.namedPassages) {
+            lines.append("transcript line \(passage.line ?? 0): \(Self.excerpt(passage)) was not heard (too little speech between "
+                + "\(ClockTime.tenths(passage.start)) and \(ClockTime.tenths(passage.end)) for it): left out of the captions")
+        }
+        if notHeard.count > Self.namedPassages {
+            lines.append("\(notHeard.count - Self.namedPassages) more passages of the transcript were not heard (\(notHeardWords) words in all; the JSON lists them)")
+        }
+        for passage in notInTranscript.prefix(Self.namedPassages) {
+            lines.append("heard at \(ClockTime.tenths(passage.start))–\(ClockTime.tenths(passage.end)) but not in the transcript: "
+                + "\(Self.excerpt(passage)): not captioned")
+        }
+        if notInTranscript.count > Self.namedPassages {
+            lines.append("\(notInTranscript.count - Self.namedPassages) more stretches were heard that the transcript does not have (the JSON lists them)")
+        }
+        return lines
+    }
+
+    /// The review page's timeline marks of the passages.
+    var marks: [TimelineMark] {
+        notHeard.map { TimelineMark(start: $0.start, end: $0.end, kind: .notHeard, text: "not heard: transcript line \($0.line ?? 0), \(Self.excerpt($0))") }
+            + notInTranscript.map { TimelineMark(start: $0.start, end: $0.end, kind: .notInTranscript, text: "not in the transcript: \(Self.excerpt($0))") }
+    }
+
+    /// "“It was the best of times, it was …” (37 words)".
+    static func excerpt(_ passage: Passage) -> String {
+        let limit = 60
+        let text = passage.text.count > limit ? String(passage.text.prefix(limit)) + "…" : passage.text
+        return "\u{201C}\(text)\u{201D}" + (passage.words > 1 ? " (\(passage.words) words)" : "")
+    }
+}

@@ -1,0 +1,258 @@
+import CapforgeCore
+import Foundation
+
+/// A transcript's words timed from the audio. They are matched in order to the words the
+/// recogniser heard (exactly, in runs of two or more, then nearly spelt alike between those:
+/// a name heard otherwise); a word between matches takes its share of the speech there; a
+/// passage the speech there is too short for was not said, and is left out and reported, as is
+/// what was heard where the transcript has nothing.
+public enum TranscriptAligner {
+    /// Characters a second (spaces included) past which no one speaks: a passage that would need
+    /// to be said faster than this where it belongs is not supported by the audio.
+    static let fastestSpeech = 25.0
+    /// A character of a script written without spaces takes about this many Latin ones to say.
+    static let unspacedCharacterWeight = 2.5
+    /// Two tokens nearly match when 1 − edit distance / longer length is at least this.
+    static let nearMatch = 0.6
+    /// The near-match search between two exact matches is bounded (token pairs).
+    static let maxGapCells = 1_000_000
+    /// A stretch where the recogniser's words and the transcript's both run this long without a
+    /// near match is different text, not a mishearing (modern tier only: the basic tier's words
+    /// are often unlike what was said).
+    static let differentTextWords = 4
+
+    /// `heard`: what the recogniser heard; `speech`: where the speech detector found speech.
+    /// The result has the transcript's words, each with the tier of the words it was timed by,
+    /// and `alignment` saying how they matched.
+    public static func align(_ written: WrittenTranscript, source: String, to heard: Transcript, speech: [TimeSpan]) -> Transcript {
+        let w = Tokenized(written.words.map(\.text))
+        let h = Tokenized(heard.words.map(\.text))
+        let exact = TextMatching.commonSubsequence(w.tokens, h.tokens)
+        let pairs = withNearMatches(TextMatching.inRuns(exact).map { exact[$0] }, w, h)
+
+        // Each written word's matched heard tokens.
+        var matched = [ClosedRange<Int>?](repeating: nil, count: written.words.count)
+        for (a, b) in pairs {
+            let owner = w.owner[a]
+            matched[owner] = matched[owner].map { $0.lowerBound...b } ?? b...b
+        }
+        var times = [TimeSpan?](repeating: nil, count: written.words.count)
+        var tiers = [(Tier, String)?](repeating: nil, count: written.words.count)
+        for (index, range) in matched.enumerated() {
+            guard let range else { continue }
+            times[index] = TimeSpan(start: h.start(of: range.lowerBound, in: heard.words), end: h.end(of: range.upperBound, in: heard.words))
+            let word = heard.words[h.owner[range.lowerBound]]
+            tiers[index] = (word.tier, word.engine)
+        }
+
+        var notHeard: [TranscriptAlignment.Passage] = []
+        var notInTranscript: [TranscriptAlignment.Passage] = []
+        var timedBetween = 0
+        let anchors = matched.indices.filter { matched[$0] != nil }
+        let heardStarts = heard.words.map(\.start)
+        /// The heard word starting nearest `time`: its tier and engine time a placed word.
+        func nearest(_ time: Double) -> (Tier, String)? {
+            let after = partitionPoint(heardStarts) { $0 >= time }
+            let candidates = [after - 1, after].filter { heard.words.indices.contains($0) }
+            return candidates.min { abs(heardStarts[$0] - time) < abs(heardStarts[$1] - time) }.map { (heard.words[$0].tier, heard.words[$0].engine) }
+        }
+        for gap in 0...anchors.count {
+            let before = gap > 0 ? anchors[gap - 1] : nil, after = gap < anchors.count ? anchors[gap] : nil
+            let writtenGap = (before.map { $0 + 1 } ?? 0)..<(after ?? written.words.count)
+            let heardTokens = (before.map { matched[$0]!.upperBound + 1 } ?? 0)..<(after.map { matched[$0]!.lowerBound } ?? h.tokens.count)
+            // Heard words wholly between the matches.
+            let heardGap = heardTokens.isEmpty ? [] : Array(Set(heardTokens.map { h.owner[$0] })).sorted().filter { index in
+                h.tokenRange(of: index).allSatisfy(heardTokens.contains)
+            }
+            let window = TimeSpan(start: before.map { times[$0]!.end } ?? 0, end: after.map { times[$0]!.start } ?? max(heard.duration, heard.words.last?.end ?? 0))
+            let unheardWords = heardGap.map { heard.words[$0] }
+            if writtenGap.isEmpty {
+                if unheardWords.count >= 2 { notInTranscript.append(passage(of: unheardWords)) }
+                continue
+            }
+            let differentText = unheardWords.count >= differentTextWords && writtenGap.count >= differentTextWords
+                && unheardWords.allSatisfy { $0.tier == .modern }
+            let available = differentText ? [] : spans(within: window, speech: speech, words: unheardWords)
+            // Words heard in the gap are speech there, misheard: the text needs only to be said
+            // at twice the fastest speech to fit it.
+            let needed = writtenGap.reduce(0.0) { $0 + sayingWeight(written.words[$1].text) } / fastestSpeech / (unheardWords.isEmpty ? 1 : 2)
+            if !available.isEmpty, available.reduce(0, { $0 + $1.end - $1.start }) >= needed {
+                let placed = place(writtenGap.map { sayingWeight(written.words[$0].text) }, over: available)
+                for (offset, index) in writtenGap.enumerated() {
+                    times[index] = placed[offset]
+                    tiers[index] = nearest(placed[offset].start)
+                }
+                timedBetween += writtenGap.count
+            } else {
+                let words = writtenGap.map { written.words[$0] }
+                notHeard.append(TranscriptAlignment.Passage(text: joined(words.map(\.text)), words: words.count, line: words[0].line,
+                                                            start: window.start, end: max(window.start, window.end)))
+                if unheardWords.count >= 2 { notInTranscript.append(passage(of: unheardWords)) }
+            }
+        }
+
+        var words: [Word] = []
+        for (index, word) in written.words.enumerated() {
+            guard var time = times[index] else { continue }
+            // Matches are in order; a recogniser's overlapping times must not reorder the text.
+            if let last = words.last { time.start = max(time.start, last.start) }
+            time.end = max(time.end, time.start + 0.01)
+            let (tier, engine) = tiers[index] ?? (heard.words.first?.tier ?? .modern, heard.words.first?.engine ?? "transcript")
+            // The text is the user's, not a guess: nothing in it is low-confidence.
+            words.append(Word(text: word.text, start: time.start, end: time.end, confidence: 1, calibratedConfidence: 1, tier: tier, engine: engine))
+        }
+        var result = heard
+        result.words = words
+        result.alignment = TranscriptAlignment(source: source, words: written.words.count, matched: anchors.count, timedBetween: timedBetween,
+                                               notHeard: notHeard, notInTranscript: notInTranscript)
+        return result
+    }
+
+    /// How long a word takes to say, in Latin characters (a space after it included).
+    static func sayingWeight(_ text: String) -> Double {
+        text.reduce(1.0) { $0 + (UnspacedScript.contains($1) ? unspacedCharacterWeight : 1) }
+    }
+
+    private static func passage(of words: [Word]) -> TranscriptAlignment.Passage {
+        TranscriptAlignment.Passage(text: joined(words.map(\.text)), words: words.count, line: nil,
+                                    start: words.first!.start, end: words.last!.end)
+    }
+
+    /// Words as running text: spaced, but where either side is written without spaces.
+    static func joined(_ texts: [String]) -> String {
+        texts.dropFirst().reduce(texts.first ?? "") { $0 + TextMetrics.separator(between: $0, and: $1) + $1 }
+    }
+
+    /// Where speech is within `window`: the detector's regions and the unmatched heard words,
+    /// joined where they overlap.
+    static func spans(within window: TimeSpan, speech: [TimeSpan], words: [Word]) -> [TimeSpan] {
+        let clipped = (speech + words.map { TimeSpan(start: $0.start, end: $0.end) })
+            .map { TimeSpan(start: max($0.start, window.start), end: min($0.end, window.end)) }
+            .filter { $0.end > $0.start }
+            .sorted { $0.start < $1.start }
+        var joined: [TimeSpan] = []
+        for span in clipped {
+            if let last = joined.last, span.start <= last.end {
+                joined[joined.count - 1].end = max(last.end, span.end)
+            } else {
+                joined.append(span)
+            }
+        }
+        return joined
+    }
+
+    /// Consecutive stretches of `spans` in proportion to `weights`; a word does not run on
+    /// across a pause into the next span.
+    static func place(_ weights: [Double], over spans: [TimeSpan]) -> [TimeSpan] {
+        let total = spans.reduce(0) { $0 + $1.end - $1.start }
+        let sum = weights.reduce(0, +)
+        func time(at position: Double) -> (time: Double, span: Int) {
+            var left = position
+            for (index, span) in spans.enumerated() {
+                let length = span.end - span.start
+                if left <= length || index == spans.count - 1 { return (span.start + min(left, length), index) }
+                left -= length
+            }
+            return (spans.last!.end, spans.count - 1)
+        }
+        var cumulative = 0.0
+        return weights.map { weight in
+            let start = time(at: total * cumulative / sum)
+            cumulative += weight
+            let end = time(at: total * cumulative / sum)
+            return TimeSpan(start: start.time, end: end.span == start.span ? end.time : spans[start.span].end)
+        }
+    }
+
+    /// `exact` and, between each two of them, the best in-order near matches of tokens longer
+    /// than a character (a single letter or character matches too easily by chance).
+    static func withNearMatches(_ exact: [(Int, Int)], _ w: Tokenized, _ h: Tokenized) -> [(Int, Int)] {
+        var pairs: [(Int, Int)] = []
+        let bounds = [(-1, -1)] + exact + [(w.tokens.count, h.tokens.count)]
+        for index in 0..<(bounds.count - 1) {
+            let a = (bounds[index].0 + 1)..<bounds[index + 1].0, b = (bounds[index].1 + 1)..<bounds[index + 1].1
+            if !a.isEmpty, !b.isEmpty, a.count * b.count <= maxGapCells { pairs += nearMatches(a, b, w.tokens, h.tokens) }
+            if index + 1 < bounds.count - 1 { pairs.append(bounds[index + 1]) }
+        }
+        return pairs
+    }
+
+    /// In-order pairs from `a` and `b` nearly spelt alike, most alike in all.
+    private static func nearMatches(_ a: Range<Int>, _ b: Range<Int>, _ x: [String], _ y: [String]) -> [(Int, Int)] {
+        let n = a.count, m = b.count
+        var score = [[Double]](repeating: [Double](repeating: 0, count: m + 1), count: n + 1)
+        var similar = [[Double]](repeating: [Double](repeating: 0, count: m + 1), count: n + 1)
+        for i in 1...n {
+            for j in 1...m {
+                let s = similarity(x[a.lowerBound + i - 1], y[b.lowerBound + j - 1])
+                similar[i][j] = s
+                score[i][j] = max(score[i - 1][j], score[i][j - 1], s >= nearMatch ? score[i - 1][j - 1] + s : -1)
+            }
+        }
+        var pairs: [(Int, Int)] = []
+        var i = n, j = m
+        while i > 0 && j > 0 {
+            if similar[i][j] >= nearMatch, score[i][j] == score[i - 1][j - 1] + similar[i][j] {
+                pairs.append((a.lowerBound + i - 1, b.lowerBound + j - 1))
+                i -= 1
+                j -= 1
+            } else if score[i][j] == score[i - 1][j] {
+                i -= 1
+            } else {
+                j -= 1
+            }
+        }
+        return pairs.reversed()
+    }
+
+    /// 1 − edit distance / longer length; 0 for tokens of one character (unless equal tokens
+    /// of more).
+    static func similarity(_ a: String, _ b: String) -> Double {
+        let x = Array(a), y = Array(b)
+        guard x.count > 1, y.count > 1 else { return 0 }
+        var row = Array(0...y.count)
+        for i in 1...x.count {
+            var previous = row[0]
+            row[0] = i
+            for j in 1...y.count {
+                let kept = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (x[i - 1] == y[j - 1] ? 0 : 1))
+                previous = kept
+            }
+        }
+        return 1 - Double(row[y.count]) / Double(max(x.count, y.count))
+    }
+
+    /// Words as matching tokens, each token knowing its word and its share of it.
+    struct Tokenized {
+        var tokens: [String] = []
+        var owner: [Int] = []
+        var share: [(Double, Double)] = []
+        var firstToken: [Int] = []
+
+        init(_ texts: [String]) {
+            for (index, text) in texts.enumerated() {
+                let pieces = TextMatching.tokens(text)
+                firstToken.append(tokens.count)
+                for (k, piece) in pieces.enumerated() {
+                    tokens.append(piece)
+                    owner.append(index)
+                    share.append((Double(k) / Double(pieces.count), Double(k + 1) / Double(pieces.count)))
+                }
+            }
+            firstToken.append(tokens.count)
+        }
+
+        func tokenRange(of word: Int) -> Range<Int> { firstToken[word]..<firstToken[word + 1] }
+
+        func start(of token: Int, in words: [Word]) -> Double {
+            let word = words[owner[token]]
+            return word.start + share[token].0 * word.duration
+        }
+
+        func end(of token: Int, in words: [Word]) -> Double {
+            let word = words[owner[token]]
+            return word.start + share[token].1 * word.duration
+        }
+    }
+}
