@@ -72,11 +72,13 @@ public enum TranscriptAligner {
             }
             let differentText = unheardWords.count >= differentTextWords && writtenGap.count >= differentTextWords
                 && unheardWords.allSatisfy { $0.tier == .modern }
-            let available = differentText ? [] : spans(within: window, speech: speech, words: unheardWords)
             // Words heard in the gap are speech there, misheard: the text needs only to be said
-            // at twice the fastest speech to fit it.
+            // at twice the fastest speech to fit it, and takes their times when it fits them.
             let needed = writtenGap.reduce(0.0) { $0 + sayingWeight(written.words[$1].text) } / fastestSpeech / (unheardWords.isEmpty ? 1 : 2)
-            if !available.isEmpty, available.reduce(0, { $0 + $1.end - $1.start }) >= needed {
+            let misheard = spans(within: window, speech: [], words: unheardWords)
+            let available = differentText ? [] : length(misheard) >= needed && !misheard.isEmpty
+                ? misheard : spans(within: window, speech: speech, words: unheardWords)
+            if !available.isEmpty, length(available) >= needed {
                 let placed = place(writtenGap.map { sayingWeight(written.words[$0].text) }, over: available)
                 for (offset, index) in writtenGap.enumerated() {
                     times[index] = placed[offset]
@@ -123,8 +125,11 @@ public enum TranscriptAligner {
         texts.dropFirst().reduce(texts.first ?? "") { $0 + TextMetrics.separator(between: $0, and: $1) + $1 }
     }
 
+    static func length(_ spans: [TimeSpan]) -> Double { spans.reduce(0) { $0 + $1.end - $1.start } }
+
     /// Where speech is within `window`: the detector's regions and the unmatched heard words,
-    /// joined where they overlap.
+    /// joined where they overlap. Slivers at the window's edges (the padding of a region about
+    /// a matched word) are left out when there is more.
     static func spans(within window: TimeSpan, speech: [TimeSpan], words: [Word]) -> [TimeSpan] {
         let clipped = (speech + words.map { TimeSpan(start: $0.start, end: $0.end) })
             .map { TimeSpan(start: max($0.start, window.start), end: min($0.end, window.end)) }
@@ -138,28 +143,33 @@ public enum TranscriptAligner {
                 joined.append(span)
             }
         }
-        return joined
+        let substantial = joined.filter { $0.end - $0.start >= shortestSpan }
+        return substantial.isEmpty ? joined : substantial
     }
+
+    /// Seconds: speech shorter than this between matched words is taken for their edges.
+    static let shortestSpan = 0.15
 
     /// Consecutive stretches of `spans` in proportion to `weights`; a word does not run on
     /// across a pause into the next span.
     static func place(_ weights: [Double], over spans: [TimeSpan]) -> [TimeSpan] {
         let total = spans.reduce(0) { $0 + $1.end - $1.start }
         let sum = weights.reduce(0, +)
-        func time(at position: Double) -> (time: Double, span: Int) {
+        /// A word's start at a span's end is the next span's start; its end stays.
+        func time(at position: Double, starting: Bool) -> (time: Double, span: Int) {
             var left = position
             for (index, span) in spans.enumerated() {
                 let length = span.end - span.start
-                if left <= length || index == spans.count - 1 { return (span.start + min(left, length), index) }
+                if (starting ? left < length : left <= length) || index == spans.count - 1 { return (span.start + min(left, length), index) }
                 left -= length
             }
             return (spans.last!.end, spans.count - 1)
         }
         var cumulative = 0.0
         return weights.map { weight in
-            let start = time(at: total * cumulative / sum)
+            let start = time(at: total * cumulative / sum, starting: true)
             cumulative += weight
-            let end = time(at: total * cumulative / sum)
+            let end = time(at: total * cumulative / sum, starting: false)
             return TimeSpan(start: start.time, end: end.span == start.span ? end.time : spans[start.span].end)
         }
     }
