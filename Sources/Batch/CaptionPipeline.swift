@@ -189,7 +189,9 @@ public final class CaptionPipeline: Sendable {
             emit(.stage(input: input, stage: .captions, fraction: 0))
             var transcript = heard.transcript
             if let given {
-                transcript = try given.align(to: transcript, speech: file.speech.map { TimeSpan(start: $0.start, end: $0.end) })
+                // Where speech starts and ends, not the recogniser's context-padded regions.
+                let speech = try transcription.speechForTiming(audio).map { TimeSpan(start: $0.start, end: $0.end) }
+                transcript = try given.align(to: transcript, speech: speech)
                 result.warnings += transcript.alignment!.warnings(tier: transcript.tier)
                 marks += transcript.alignment!.marks
             }

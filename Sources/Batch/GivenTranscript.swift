@@ -79,6 +79,13 @@ extension TranscriptAlignment {
         if notHeard.count > Self.namedPassages {
             lines.append("\(notHeard.count - Self.namedPassages) more passages of the transcript were not heard (\(notHeardWords) words in all; the JSON lists them)")
         }
+        for passage in estimated.prefix(Self.namedPassages) {
+            lines.append("transcript line \(passage.line ?? 0): \(Self.excerpt(passage)) was not heard and has little speech where it belongs "
+                + "(\(ClockTime.tenths(passage.start))–\(ClockTime.tenths(passage.end))): kept, its times estimated")
+        }
+        if estimated.count > Self.namedPassages {
+            lines.append("\(estimated.count - Self.namedPassages) more short passages were kept with estimated times (the JSON lists them)")
+        }
         for passage in notInTranscript.prefix(Self.namedPassages) {
             lines.append("heard at \(ClockTime.tenths(passage.start))–\(ClockTime.tenths(passage.end)) but not in the transcript: "
                 + "\(Self.excerpt(passage)): not captioned")
@@ -92,6 +99,7 @@ extension TranscriptAlignment {
     /// The review page's timeline marks of the passages.
     var marks: [TimelineMark] {
         notHeard.map { TimelineMark(start: $0.start, end: $0.end, kind: .notHeard, text: "not heard: transcript line \($0.line ?? 0), \(Self.excerpt($0))") }
+            + estimated.map { TimelineMark(start: $0.start, end: $0.end, kind: .notHeard, text: "kept, time estimated: transcript line \($0.line ?? 0), \(Self.excerpt($0))") }
             + notInTranscript.map { TimelineMark(start: $0.start, end: $0.end, kind: .notInTranscript, text: "not in the transcript: \(Self.excerpt($0))") }
     }
 

@@ -53,6 +53,9 @@ public enum HTMLReport {
             + "<span><i class=\"sw\" style=\"background:#2e7d32\"></i>modern cue</span>"
             + "<span><i class=\"sw\" style=\"background:#ef6c00\"></i>basic cue</span>"
             + "<span><i class=\"sw\" style=\"background:#c62828\"></i>low-confidence word, warning</span>"
+            + (results.contains { ($0.marks ?? []).contains { [.notHeard, .notInTranscript].contains($0.kind) } }
+                ? "<span><i class=\"sw\" style=\"background:#6a1b9a\"></i>transcript not heard</span>"
+                    + "<span><i class=\"sw\" style=\"background:#1565c0\"></i>heard, not in the transcript</span>" : "")
             + " (cue opacity: confidence)</p>\n"
         for (index, r) in results.enumerated() { html += section(r, id: "file-\(index + 1)", folder: folder) }
         return html + script + "</body></html>\n"
@@ -138,8 +141,10 @@ public enum HTMLReport {
             }
         }
         for mark in r.marks ?? [] {
-            parts.append("<rect x=\"\(x(mark.start))\" y=\"50\" width=\"\(width(mark.start, mark.end))\" height=\"4\" fill=\"#c62828\"></rect>"
-                + "<path d=\"M\(x(mark.start)) 50 l-5 -7 h10 z\" fill=\"#c62828\"><title>\(escape(ClockTime.tenths(mark.start))): \(shown(mark.text))</title></path>")
+            // A transcript's passages not heard, and speech it lacks, apart from the problems.
+            let colour = mark.kind == .notHeard ? "#6a1b9a" : mark.kind == .notInTranscript ? "#1565c0" : "#c62828"
+            parts.append("<rect class=\"mark \(mark.kind.rawValue)\" x=\"\(x(mark.start))\" y=\"50\" width=\"\(width(mark.start, mark.end))\" height=\"4\" fill=\"\(colour)\"></rect>"
+                + "<path d=\"M\(x(mark.start)) 50 l-5 -7 h10 z\" fill=\"\(colour)\"><title>\(escape(ClockTime.tenths(mark.start))): \(shown(mark.text))</title></path>")
         }
         parts.append("<line x1=\"0\" y1=\"62\" x2=\"1000\" y2=\"62\" stroke=\"#888\"></line>")
         let step = tickStep(duration)

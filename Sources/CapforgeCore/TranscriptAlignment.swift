@@ -32,16 +32,21 @@ public struct TranscriptAlignment: Codable, Sendable, Equatable {
     /// Passages of the transcript the audio does not support: too little speech where they
     /// belong. They are left out of the captions.
     public var notHeard: [Passage]
+    /// Short passages the recogniser did not hear where there is less speech than saying them
+    /// takes (a recogniser drops a few words more often than a transcript holds a few never
+    /// said): kept in the captions, their times estimates.
+    public var estimated: [Passage]
     /// Passages heard where the transcript has nothing (an ad-lib). Not captioned: the captions
     /// hold the transcript's words only.
     public var notInTranscript: [Passage]
 
-    public init(source: String, words: Int, matched: Int, timedBetween: Int, notHeard: [Passage], notInTranscript: [Passage]) {
+    public init(source: String, words: Int, matched: Int, timedBetween: Int, notHeard: [Passage], estimated: [Passage], notInTranscript: [Passage]) {
         self.source = source
         self.words = words
         self.matched = matched
         self.timedBetween = timedBetween
         self.notHeard = notHeard
+        self.estimated = estimated
         self.notInTranscript = notInTranscript
     }
 

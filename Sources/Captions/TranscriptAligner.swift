@@ -20,6 +20,9 @@ public enum TranscriptAligner {
     /// near match is different text, not a mishearing (modern tier only: the basic tier's words
     /// are often unlike what was said).
     static let differentTextWords = 4
+    /// A passage the recogniser did not hear with too little speech for it is reported as not
+    /// said, and left out, from this many words; a shorter one is kept, its time estimated.
+    static let shortestUnheardPassage = 6
 
     /// `heard`: what the recogniser heard; `speech`: where the speech detector found speech.
     /// The result has the transcript's words, each with the tier of the words it was timed by,
@@ -47,6 +50,7 @@ public enum TranscriptAligner {
 
         var notHeard: [TranscriptAlignment.Passage] = []
         var notInTranscript: [TranscriptAlignment.Passage] = []
+        var estimated: [TranscriptAlignment.Passage] = []
         var timedBetween = 0
         let anchors = matched.indices.filter { matched[$0] != nil }
         let heardStarts = heard.words.map(\.start)
@@ -72,30 +76,45 @@ public enum TranscriptAligner {
             }
             let differentText = unheardWords.count >= differentTextWords && writtenGap.count >= differentTextWords
                 && unheardWords.allSatisfy { $0.tier == .modern }
+            // Sound descriptions are not looked for in the speech: they stay where they are written.
+            let spoken = writtenGap.filter { !written.words[$0].isDescription }
             // Words heard in the gap are speech there, misheard: the text needs only to be said
             // at twice the fastest speech to fit it, and takes their times when it fits them.
-            let needed = writtenGap.reduce(0.0) { $0 + sayingWeight(written.words[$1].text) } / fastestSpeech / (unheardWords.isEmpty ? 1 : 2)
+            let needed = spoken.reduce(0.0) { $0 + sayingWeight(written.words[$1].text) } / fastestSpeech / (unheardWords.isEmpty ? 1 : 2)
             let misheard = spans(within: window, speech: [], words: unheardWords)
             let available = differentText ? [] : length(misheard) >= needed && !misheard.isEmpty
                 ? misheard : spans(within: window, speech: speech, words: unheardWords)
-            if !available.isEmpty, length(available) >= needed {
-                let placed = place(writtenGap.map { sayingWeight(written.words[$0].text) }, over: available)
-                for (offset, index) in writtenGap.enumerated() {
+            let fits = !available.isEmpty && length(available) >= needed
+            // A recogniser drops a few words (overlapping voices, a quick aside) more often than
+            // a transcript holds a few never said: a short passage is kept, said to be estimated.
+            let short = spoken.count < shortestUnheardPassage
+            let kept = fits || short ? Array(writtenGap) : writtenGap.filter { written.words[$0].isDescription }
+            if !kept.isEmpty {
+                let over = fits ? available : available.isEmpty ? [window] : available
+                let placed = place(kept.map { sayingWeight(written.words[$0].text) }, over: over)
+                for (offset, index) in kept.enumerated() {
                     times[index] = placed[offset]
                     tiers[index] = nearest(placed[offset].start)
                 }
-                timedBetween += writtenGap.count
+                timedBetween += kept.count
+            }
+            guard !fits, !spoken.isEmpty else { continue }
+            let words = spoken.map { written.words[$0] }
+            let unheard = TranscriptAlignment.Passage(text: joined(words.map(\.text)), words: words.count, line: words[0].line,
+                                                      start: window.start, end: max(window.start, window.end))
+            if short {
+                estimated.append(unheard)
             } else {
-                let words = writtenGap.map { written.words[$0] }
-                notHeard.append(TranscriptAlignment.Passage(text: joined(words.map(\.text)), words: words.count, line: words[0].line,
-                                                            start: window.start, end: max(window.start, window.end)))
+                notHeard.append(unheard)
                 if unheardWords.count >= 2 { notInTranscript.append(passage(of: unheardWords)) }
             }
         }
 
         var words: [Word] = []
+        var lines: [Int] = []
         for (index, word) in written.words.enumerated() {
             guard var time = times[index] else { continue }
+            lines.append(word.line)
             // Matches are in order; a recogniser's overlapping times must not reorder the text.
             if let last = words.last { time.start = max(time.start, last.start) }
             time.end = max(time.end, time.start + 0.01)
@@ -103,11 +122,40 @@ public enum TranscriptAligner {
             // The text is the user's, not a guess: nothing in it is low-confidence.
             words.append(Word(text: word.text, start: time.start, end: time.end, confidence: 1, calibratedConfidence: 1, tier: tier, engine: engine))
         }
+        startOnOnsets(&words, lines: lines, speech: speech)
         var result = heard
         result.words = words
         result.alignment = TranscriptAlignment(source: source, words: written.words.count, matched: anchors.count, timedBetween: timedBetween,
-                                               notHeard: notHeard, notInTranscript: notInTranscript)
+                                               notHeard: notHeard, estimated: estimated, notInTranscript: notInTranscript)
         return result
+    }
+
+    /// How far a phrase's first word moves onto a speech onset (seconds).
+    static let onsetReach = 0.4
+
+    /// A recogniser's word starts run a couple of hundred milliseconds off (and its words often
+    /// run on into the next, hiding the pause); the speech detector's onsets are within tens. A
+    /// word that begins a phrase (the first, one after a pause in the words, or after a sentence
+    /// end or line break of the transcript) starts on the speech onset nearest it within
+    /// `onsetReach`, where that keeps it after the start of the word before, which then ends there.
+    static func startOnOnsets(_ words: inout [Word], lines: [Int], speech: [TimeSpan]) {
+        let onsets = speech.map(\.start)
+        guard !onsets.isEmpty else { return }
+        for index in words.indices {
+            if index > 0 {
+                let previous = words[index - 1]
+                let ended = previous.text.last.map { ".?!。？！…".contains($0) } ?? false
+                guard words[index].start - previous.end >= 0.1 || ended || lines[index] != lines[index - 1] else { continue }
+            }
+            let start = words[index].start
+            let earliest = index > 0 ? words[index - 1].start + 0.05 : -1
+            let after = partitionPoint(onsets) { $0 >= start }
+            let candidates = [after - 1, after].filter { onsets.indices.contains($0) }.map { onsets[$0] }
+                .filter { abs($0 - start) <= onsetReach && $0 > earliest && $0 < words[index].end }
+            guard let onset = candidates.min(by: { abs($0 - start) < abs($1 - start) }) else { continue }
+            words[index].start = onset
+            if index > 0 { words[index - 1].end = min(words[index - 1].end, onset) }
+        }
     }
 
     /// How long a word takes to say, in Latin characters (a space after it included).

@@ -8,6 +8,8 @@ public struct WrittenTranscript: Sendable, Equatable {
         public var text: String
         /// 1-based.
         public var line: Int
+        /// Within brackets: a sound or speaker description ("[applause]", "(laughs)"), not speech.
+        public var isDescription = false
     }
 
     public let words: [Word]
@@ -39,6 +41,16 @@ public struct WrittenTranscript: Sendable, Equatable {
         if !pendingOpening.isEmpty {
             if words.isEmpty { words.append(Word(text: pendingOpening, line: 1)) } else { words[words.count - 1].text += pendingOpening }
         }
+        var depth = 0
+        for index in words.indices {
+            // An unclosed bracket holds no more than its line.
+            if index > 0, words[index].line != words[index - 1].line { depth = 0 }
+            let opened = depth > 0 || words[index].text.first.map(Self.opensDescription) == true
+            for character in words[index].text {
+                if Self.opensDescription(character) { depth += 1 } else if Self.closesDescription(character) { depth = max(0, depth - 1) }
+            }
+            words[index].isDescription = opened
+        }
         self.words = words
     }
 
@@ -66,6 +78,9 @@ public struct WrittenTranscript: Sendable, Equatable {
         }
         return pieces
     }
+
+    private static func opensDescription(_ character: Character) -> Bool { "([（［【".contains(character) }
+    private static func closesDescription(_ character: Character) -> Bool { ")]）］】".contains(character) }
 
     private static func isOpening(_ character: Character) -> Bool {
         character.unicodeScalars.allSatisfy {

@@ -116,6 +116,18 @@ import Testing
         #expect(throws: (any Error).self) { try WrittenTranscript.read(Data([0x00, 0x01, 0x02, 0xFF]), path: "b.txt") }
     }
 
+    @Test func soundDescriptionsAreKeptWhereTheyAreWrittenAndAFewWordsMissedAreKeptAsEstimates() {
+        let words = Self.heard("thank you all for coming today we begin with the budget")
+        let aligned = Self.align("[applause] Thank you all for coming. (laughs) Well, today we begin with the budget.", words)
+        // Neither the descriptions nor "Well," were heard; none is left out, and "Well," is said to be estimated.
+        #expect(aligned.words.map(\.text) == ["[applause]", "Thank", "you", "all", "for", "coming.", "(laughs)", "Well,", "today", "we", "begin", "with", "the", "budget."])
+        #expect(aligned.alignment?.notHeard == [])
+        #expect(aligned.alignment?.estimated.map(\.text) == ["Well,"])
+        #expect(zip(aligned.words, aligned.words.dropFirst()).allSatisfy { $0.start <= $1.start })
+        let written = WrittenTranscript(text: "(door slams\nHello [to Anna] there")
+        #expect(written.words.map(\.isDescription) == [true, true, false, true, true, false])
+    }
+
     @Test func placingSharesTheSpeechByLengthAndKeepsAWordWithinItsSpan() {
         let placed = TranscriptAligner.place([1, 3], over: [TimeSpan(start: 0, end: 1), TimeSpan(start: 2, end: 5)])
         #expect(placed[0].start == 0 && placed[0].end == 1)
