@@ -33,9 +33,92 @@ public struct SubtitleSyncJob {
         self.tier = tier
     }
 
+    /// One subtitle file to re-time, and where its re-timed copy goes.
+    public struct Request: Sendable {
+        public var subtitles: URL
+        public var output: URL
+
+        public init(subtitles: URL, output: URL) {
+            self.subtitles = subtitles
+            self.output = output
+        }
+    }
+
     /// `language`: the speech's, when known (`--lang`, or the subtitle file's name).
     public func run(video: URL, subtitles: URL, output: URL, language: Language?, policy: OutputPolicy,
                     cancellation: Cancellation, progress: (String) -> Void) throws -> SyncReport {
+        try run(video: video, requests: [Request(subtitles: subtitles, output: output)], language: language, policy: policy,
+                cancellation: cancellation, progress: progress)[0].get()
+    }
+
+    /// Re-times every subtitle file of `requests` to `video`, whose speech is heard once. A file
+    /// that cannot be read or written fails alone; what fails for the video fails them all
+    /// (thrown), as does an interruption.
+    public func run(video: URL, requests: [Request], language: Language?, policy: OutputPolicy,
+                    cancellation: Cancellation, progress: (String) -> Void) throws -> [Result<SyncReport, Error>] {
+        var results: [Result<SyncReport, Error>?] = requests.map { _ in nil }
+        var files: [(index: Int, file: RetimableSubtitles)] = []
+        for (index, request) in requests.enumerated() {
+            do {
+                let file = try Self.read(request.subtitles)
+                // Refused before the long part: an input, a device, a file Capforge did not write.
+                _ = try policy.destination(for: request.output)
+                files.append((index, file))
+            } catch {
+                results[index] = .failure(error)
+            }
+        }
+        if !files.isEmpty {
+            let probe = try MediaProbe(path: video.path)
+            let known = CaptionPipeline.knownLanguage(probe, choice: language.map(LanguageChoice.fixed) ?? .auto)
+            progress("extracting audio")
+            let spool = FileManager.default.temporaryDirectory.appendingPathComponent("capforge-sync-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: spool) }
+            let (audio, extraction) = try AudioExtractor(path: video.path, selection: known.stream).spool(in: spool, cancellation: cancellation)
+            var warnings = extraction.warnings.map(\.description)
+            progress("finding speech")
+            let planned = try transcription.plan(audio, request: TranscriptionRequest(language: known.language, languageSource: known.source, tier: tier))
+            warnings += planned.notes.map(\.description)
+            let mediaEnd = probe.mediaEnd(known.stream).map { Int(($0 * 1000).rounded()) }
+            var words: [Word]?
+            if planned.plan.mode == .basic {
+                warnings.append("no modern model covers \(planned.plan.language.name): timed by where speech is, not by the words")
+            } else if let pass = try planned.passes.get().first {
+                do {
+                    let heard = try transcription.transcribe(audio, pass: pass, of: planned, journal: nil, cancellation: cancellation) { chunk in
+                        progress("hearing chunk \(chunk.chunk + 1) of \(chunk.chunkCount)")
+                    }
+                    // What the recogniser fell back on, dropped or assumed is said as for captions.
+                    warnings += heard.notes.map(\.description)
+                    words = heard.transcript.words
+                } catch let error as FileTranscriptionError {
+                    warnings.append("\(error): timed by where speech is")
+                }
+            }
+            // Where speech starts and ends (not the recogniser's context-padded regions), found
+            // once, for the files the words cannot time.
+            var speech: [TimeSpan]?
+            for (index, file) in files {
+                if cancellation.isCancelled { throw Cancelled() }
+                var fileWarnings = warnings
+                var synced = words.flatMap { SubtitleSync.byWords(file.entries, words: $0, mediaEnd: mediaEnd) }
+                if words != nil, synced == nil {
+                    fileWarnings.append("too few of the cues' words were heard (are the subtitles in another language than the speech?): timed by where speech is")
+                }
+                if synced == nil {
+                    if speech == nil { speech = try transcription.speechForTiming(audio).map { TimeSpan(start: $0.start, end: $0.end) } }
+                    if speech!.isEmpty { fileWarnings.append("no speech was found in \(video.path): nothing to re-time by, so the cues keep their times") }
+                    synced = SubtitleSync.bySpeech(file.entries, speech: speech!, mediaEnd: mediaEnd)
+                }
+                results[index] = Result {
+                    try Self.write(file, synced!, to: requests[index].output, policy: policy, language: planned.plan.language, warnings: fileWarnings)
+                }
+            }
+        }
+        return results.map { $0! }
+    }
+
+    private static func read(_ subtitles: URL) throws -> RetimableSubtitles {
         let data = try UserFile.read(subtitles, what: "subtitle file", limit: 64_000_000)
         let file: RetimableSubtitles
         do {
@@ -44,46 +127,13 @@ public struct SubtitleSyncJob {
             throw CaptionFilesError.unreadable(path: subtitles.path, reason: error)
         }
         guard !file.entries.isEmpty else { throw SyncError.noCues(path: subtitles.path) }
-        // Refused before the long part: an input, a device, a file Capforge did not write.
-        _ = try policy.destination(for: output)
-        let probe = try MediaProbe(path: video.path)
-        let known = CaptionPipeline.knownLanguage(probe, choice: language.map(LanguageChoice.fixed) ?? .auto)
-        progress("extracting audio")
-        let spool = FileManager.default.temporaryDirectory.appendingPathComponent("capforge-sync-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: spool) }
-        let (audio, extraction) = try AudioExtractor(path: video.path, selection: known.stream).spool(in: spool, cancellation: cancellation)
-        var warnings = extraction.warnings.map(\.description)
-        progress("finding speech")
-        let planned = try transcription.plan(audio, request: TranscriptionRequest(language: known.language, languageSource: known.source, tier: tier))
-        warnings += planned.notes.map(\.description)
-        let mediaEnd = probe.mediaEnd(known.stream).map { Int(($0 * 1000).rounded()) }
-        var result: SyncResult?
-        if planned.plan.mode == .basic {
-            warnings.append("no modern model covers \(planned.plan.language.name): timed by where speech is, not by the words")
-        } else if let pass = try planned.passes.get().first {
-            do {
-                let heard = try transcription.transcribe(audio, pass: pass, of: planned, journal: nil, cancellation: cancellation) { chunk in
-                    progress("hearing chunk \(chunk.chunk + 1) of \(chunk.chunkCount)")
-                }
-                // What the recogniser fell back on, dropped or assumed is said as for captions.
-                warnings += heard.notes.map(\.description)
-                result = SubtitleSync.byWords(file.entries, words: heard.transcript.words, mediaEnd: mediaEnd)
-                if result == nil {
-                    warnings.append("too few of the cues' words were heard (are the subtitles in another language than the speech?): timed by where speech is")
-                }
-            } catch let error as FileTranscriptionError {
-                warnings.append("\(error): timed by where speech is")
-            }
-        }
-        let synced: SyncResult
-        if let result {
-            synced = result
-        } else {
-            // Where speech starts and ends, which the recogniser's context-padded regions do not say.
-            let speech = try transcription.speechForTiming(audio).map { TimeSpan(start: $0.start, end: $0.end) }
-            if speech.isEmpty { warnings.append("no speech was found in \(video.path): nothing to re-time by, so the cues keep their times") }
-            synced = SubtitleSync.bySpeech(file.entries, speech: speech, mediaEnd: mediaEnd)
-        }
+        return file
+    }
+
+    /// The re-timed file written, and what was left out or shortened said.
+    private static func write(_ file: RetimableSubtitles, _ synced: SyncResult, to output: URL, policy: OutputPolicy, language: Language,
+                              warnings: [String]) throws -> SyncReport {
+        var warnings = warnings
         try AtomicFile.write(file.retimed(synced.times), to: output, policy: policy)
         let unplaced = synced.unplaced.map { (start: file.entries[$0].start, text: file.entries[$0].text) }
         for cue in unplaced.prefix(SyncReport.namedCues) {
@@ -93,7 +143,7 @@ public struct SubtitleSyncJob {
             warnings.append("\(unplaced.count - SyncReport.namedCues) more cue(s) left out likewise (--json lists them all)")
         }
         if synced.shortened > 0 { warnings.append("\(synced.shortened) cue(s) now end where the next begins (they met at a split)") }
-        return SyncReport(output: output, result: synced, cues: file.entries.count, language: planned.plan.language, unplacedCues: unplaced, warnings: warnings)
+        return SyncReport(output: output, result: synced, cues: file.entries.count, language: language, unplacedCues: unplaced, warnings: warnings)
     }
 }
 

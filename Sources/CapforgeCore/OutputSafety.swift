@@ -270,6 +270,15 @@ public struct OutputLedger: Sendable, Equatable {
         folder.appendingPathComponent(String(SHA256.hex(of: Data(path.utf8)).prefix(32)) + ".json")
     }
 
+    /// Whether the regular file at `url` is, unchanged, one Capforge wrote (a ledger that may
+    /// know it says so).
+    public static func capforgeWrote(_ url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        var info = stat()
+        guard lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+        let path = OutputPolicy.resolvedPath(url).path
+        return lookup(for: url, environment: environment).contains { $0.entry(for: path, identity: WrittenFile(info)) != nil }
+    }
+
     /// The record of `path` when it is still the file Capforge wrote there.
     func entry(for path: String, identity: WrittenFile) -> Entry? {
         guard let data = try? Data(contentsOf: entryURL(for: path)),

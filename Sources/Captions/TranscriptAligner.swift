@@ -111,10 +111,8 @@ public enum TranscriptAligner {
         }
 
         var words: [Word] = []
-        var lines: [Int] = []
         for (index, word) in written.words.enumerated() {
             guard var time = times[index] else { continue }
-            lines.append(word.line)
             // Matches are in order; a recogniser's overlapping times must not reorder the text.
             if let last = words.last { time.start = max(time.start, last.start) }
             time.end = max(time.end, time.start + 0.01)
@@ -122,40 +120,11 @@ public enum TranscriptAligner {
             // The text is the user's, not a guess: nothing in it is low-confidence.
             words.append(Word(text: word.text, start: time.start, end: time.end, confidence: 1, calibratedConfidence: 1, tier: tier, engine: engine))
         }
-        startOnOnsets(&words, lines: lines, speech: speech)
         var result = heard
         result.words = words
         result.alignment = TranscriptAlignment(source: source, words: written.words.count, matched: anchors.count, timedBetween: timedBetween,
                                                notHeard: notHeard, estimated: estimated, notInTranscript: notInTranscript)
         return result
-    }
-
-    /// How far a phrase's first word moves onto a speech onset (seconds).
-    static let onsetReach = 0.4
-
-    /// A recogniser's word starts run a couple of hundred milliseconds off (and its words often
-    /// run on into the next, hiding the pause); the speech detector's onsets are within tens. A
-    /// word that begins a phrase (the first, one after a pause in the words, or after a sentence
-    /// end or line break of the transcript) starts on the speech onset nearest it within
-    /// `onsetReach`, where that keeps it after the start of the word before, which then ends there.
-    static func startOnOnsets(_ words: inout [Word], lines: [Int], speech: [TimeSpan]) {
-        let onsets = speech.map(\.start)
-        guard !onsets.isEmpty else { return }
-        for index in words.indices {
-            if index > 0 {
-                let previous = words[index - 1]
-                let ended = previous.text.last.map { ".?!。？！…".contains($0) } ?? false
-                guard words[index].start - previous.end >= 0.1 || ended || lines[index] != lines[index - 1] else { continue }
-            }
-            let start = words[index].start
-            let earliest = index > 0 ? words[index - 1].start + 0.05 : -1
-            let after = partitionPoint(onsets) { $0 >= start }
-            let candidates = [after - 1, after].filter { onsets.indices.contains($0) }.map { onsets[$0] }
-                .filter { abs($0 - start) <= onsetReach && $0 > earliest && $0 < words[index].end }
-            guard let onset = candidates.min(by: { abs($0 - start) < abs($1 - start) }) else { continue }
-            words[index].start = onset
-            if index > 0 { words[index - 1].end = min(words[index - 1].end, onset) }
-        }
     }
 
     /// How long a word takes to say, in Latin characters (a space after it included).

@@ -66,6 +66,7 @@ let captionCommand = Subcommand(
         options: batchOptions + [
             Option("formats", value: "LIST", help: "comma-separated: srt,ass,vtt,json (default all)"),
             Option("burn", help: "also burn the captions into a copy of each video (<name>.captioned.mp4)"),
+            Option("sync", help: "instead of captioning, re-time the subtitle files beside each video named after it (talk.fr.srt beside talk.mp4) to its speech, each written as talk.fr.synced.srt (as 'capforge sync')"),
             Option("mux", help: "also add the captions as a subtitle track to a copy of each video (<name>.subtitled.mp4 for MP4/MOV, .mkv otherwise)"),
             Option("jobs", short: "j", value: .integer(1...2, name: "N"), default: "1",
                    need: "use 1 or 2: 2 overlaps a file's burn-in with the next file's audio extraction; files are not transcribed side by side",
@@ -217,6 +218,7 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
                                       reason: "a transcript is one recording's, and \(found.count) inputs were found; caption one file with it, or put NAME.txt beside each and use --transcript-beside")
     }
     for problem in problems { printError("capforge: \(Format.terminalSafe(problem.description))") }
+    if args.flag("sync") { return try runFolderSync(args, inputs: inputs, problems: problems, settings: settings) }
     let layout = OutputLayout(outputRoot: args.value("out").map { URL(fileURLWithPath: $0) })
     let report = try args.value("report").map { path -> URL in
         let url = URL(fileURLWithPath: path)

@@ -46,15 +46,7 @@ let syncCommand = Subcommand(
     }
     let result = report.result
     if args.flag("json") {
-        let object: [String: Any] = [
-            "output": report.output.path, "cues": report.cues, "evidence": result.evidence.rawValue, "matchedCues": result.matched,
-            "language": report.language?.code as Any,
-            "rate": result.map.rate, "rateName": result.map.rateName as Any,
-            "segments": result.map.segments.map { ["fromMilliseconds": $0.from == .min ? 0 : $0.from, "offsetMilliseconds": $0.offset] },
-            "unplaced": report.unplacedCues.map { ["startMilliseconds": $0.start, "text": $0.text] },
-            "warnings": report.warnings,
-        ]
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        let data = try JSONSerialization.data(withJSONObject: syncObject(report), options: [.sortedKeys])
         print(String(decoding: data, as: UTF8.self))
     } else {
         for warning in report.warnings { printError("capforge sync: warning: \(Format.terminalSafe(warning))") }
@@ -64,4 +56,85 @@ let syncCommand = Subcommand(
         print("  map: \(result.map.description)")
     }
     return ExitCode.success
+}
+
+/// `caption PATH... --sync`: every video's own subtitle files re-timed to it (`SyncBatch`).
+func runFolderSync(_ args: ParsedArguments, inputs: [BatchInput], problems: [ScanProblem], settings: BatchSettings) throws -> Int32 {
+    // What captioning would write has no place in a run that writes no captions.
+    for option in ["burn", "mux", "transcript", "transcript-beside", "translate", "out", "formats", "report", "shard"] where args.flag(option) || args.value(option) != nil {
+        throw UsageError.invalidValue(option: "sync", value: "", reason: "--\(option) is for captioning; --sync writes each re-timed file beside the one it re-times")
+    }
+    let pairs = SyncBatch.pairs(for: inputs)
+    let lonely = pairs.filter(\.subtitles.isEmpty).map(\.input.relativePath)
+    if args.flag("dry-run") {
+        for pair in pairs where !pair.subtitles.isEmpty {
+            print("\(Format.terminalSafe(pair.input.relativePath)): \(pair.subtitles.map { Format.terminalSafe($0.lastPathComponent) }.joined(separator: ", "))")
+        }
+        if !lonely.isEmpty { print("warning: \(lonely.count) file(s) have no subtitle files named after them beside them") }
+        return problems.isEmpty ? ExitCode.success : ExitCode.failure
+    }
+    let engines = try loadEngines(args, settings: settings)
+    let cancellation = Cancellation()
+    Interrupts.install(cancellation)
+    let json = args.flag("json"), quiet = args.flag("quiet")
+    let asked: Language? = if case .fixed(let language) = settings.language { language } else { nil }
+    let outcomes: [SyncBatch.Outcome]
+    do {
+        outcomes = try SyncBatch(job: SubtitleSyncJob(engines: engines, tier: settings.tier)).run(
+            pairs, language: asked, force: args.flag("force"), overwrite: args.flag("overwrite"), cancellation: cancellation,
+            progress: { input, stage in if !json && !quiet { printError("capforge: \(Format.terminalSafe(input.relativePath)): \(stage)") } },
+            finished: { outcome in
+                if json { print(syncJSON(outcome)) } else if !quiet || outcome.status == .failed { print(syncLine(outcome)) }
+            })
+    } catch is Cancelled {
+        printError("capforge: interrupted; the files re-timed so far are written, the one in progress is not")
+        return Interrupts.exitCode
+    }
+    for problem in problems { printError("capforge: \(Format.terminalSafe(problem.description))") }
+    if !json {
+        let count = { (status: SyncBatch.Outcome.Status) in outcomes.filter { $0.status == status }.count }
+        print("\n\(count(.done)) subtitle file(s) re-timed, \(count(.skipped)) skipped (current), \(count(.failed)) failed, "
+            + "for \(pairs.count - lonely.count) of \(pairs.count) file(s)")
+        if !lonely.isEmpty {
+            let named = lonely.prefix(10).map(Format.terminalSafe).joined(separator: ", ") + (lonely.count > 10 ? ", …" : "")
+            print("warning: \(lonely.count) file(s) have no subtitle files named after them beside them (NAME.srt, NAME.LANG.srt, .vtt, .ass): \(named)")
+        }
+    }
+    return outcomes.contains { $0.status == .failed } || !problems.isEmpty ? ExitCode.failure : ExitCode.success
+}
+
+/// A re-timed file's lines: the map and every warning.
+private func syncLine(_ outcome: SyncBatch.Outcome) -> String {
+    let name = Format.terminalSafe(outcome.subtitles.lastPathComponent)
+    switch outcome.status {
+    case .skipped: return "\(name): current (\(Format.terminalSafe(outcome.output.lastPathComponent)) is newer than it and its video)"
+    case .failed: return "\(name): FAILED: \(Format.terminalSafe(outcome.error ?? "unknown error"))"
+    case .done:
+        let report = outcome.report!
+        let basis = report.result.evidence == .words ? "\(report.result.matched) of \(report.cues) cues matched by their words" : "by where speech is"
+        return (["\(name) → \(Format.terminalSafe(outcome.output.lastPathComponent)): \(report.cues - report.unplacedCues.count) of \(report.cues) cues re-timed (\(basis))",
+                 "  map: \(report.result.map.description)"] + report.warnings.map { "  warning: \(Format.terminalSafe($0))" }).joined(separator: "\n")
+    }
+}
+
+private func syncJSON(_ outcome: SyncBatch.Outcome) -> String {
+    var object: [String: Any] = ["event": "synced", "input": outcome.input.url.path, "subtitles": outcome.subtitles.path, "output": outcome.output.path,
+                                 "status": outcome.status.rawValue]
+    if let error = outcome.error { object["error"] = error }
+    if let report = outcome.report { object.merge(syncObject(report)) { $1 } }
+    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+    return String(decoding: data, as: UTF8.self)
+}
+
+/// The JSON of one re-timed file: the map, what it rests on, what was left out.
+func syncObject(_ report: SyncReport) -> [String: Any] {
+    let result = report.result
+    return [
+        "output": report.output.path, "cues": report.cues, "evidence": result.evidence.rawValue, "matchedCues": result.matched,
+        "language": report.language?.code as Any,
+        "rate": result.map.rate, "rateName": result.map.rateName as Any,
+        "segments": result.map.segments.map { ["fromMilliseconds": $0.from == .min ? 0 : $0.from, "offsetMilliseconds": $0.offset] },
+        "unplaced": report.unplacedCues.map { ["startMilliseconds": $0.start, "text": $0.text] },
+        "warnings": report.warnings,
+    ]
 }

@@ -138,4 +138,35 @@ import Testing
         let strip = { (text: String) in text.replacingOccurrences(of: #"\d+:\d\d:\d\d[,.]\d+"#, with: "T", options: .regularExpression) }
         #expect(strip(synced) + "Dialogue: 0,T,T,Default,,0,0,0,,Words nobody says here\n" == strip(Self.moved(script) { $0 + 2.5 }))
     }
+
+    /// `caption FOLDER --sync`: each video's subtitle files named after it, and only those, are
+    /// re-timed beside them; Capforge's own captions are not taken for them; one unreadable file
+    /// fails alone; a rerun skips what is current.
+    @Test func aFolderIsSyncedVideoByVideo() throws {
+        if let error = Made.shared.error { Issue.record("\(error)"); return }
+        let scene = try HostileMuxTests.Scene("sync-folder")
+        defer { scene.remove() }
+        try FileManager.default.copyItem(atPath: Self.video, toPath: scene.path("two_cities.webm"))
+        let original = try String(contentsOf: Made.shared.srt, encoding: .utf8)
+        _ = try scene.write("two_cities.en.srt", Self.moved(original) { $0 + 1.7 })
+        _ = try scene.write("two_cities.broken.srt", "1\n00:00:01,000 --> nonsense\n")
+        _ = try scene.write("unrelated.srt", original)
+        // Captions Capforge writes beside the video are its own, not a copy's subtitles.
+        let captioned = try CLI().run(["caption", scene.path("two_cities.webm"), "--model", "tiny.en", "--formats", "vtt"])
+        try #require(captioned.status == 0, "\(captioned.stderr)")
+        let run = try CLI().run(["caption", scene.folder.path, "--sync", "--model", "tiny.en"])
+        #expect(run.status == 1, "\(run.stdout)")
+        #expect(run.stdout.contains("two_cities.en.srt → two_cities.en.synced.srt: 10 of 10 cues re-timed") && run.stdout.contains("offset -1.700 s"), "\(run.stdout)")
+        #expect(run.stdout.contains("two_cities.broken.srt: FAILED"), "\(run.stdout)")
+        #expect(!run.stdout.contains("two_cities.en.vtt") && !run.stdout.contains("unrelated"), "\(run.stdout)")
+        #expect(run.stdout.contains("1 subtitle file(s) re-timed, 0 skipped (current), 1 failed, for 1 of 2 file(s)"), "\(run.stdout)")
+        let synced = try String(contentsOfFile: scene.path("two_cities.en.synced.srt"), encoding: .utf8)
+        #expect(Self.startErrors(synced, original).max()! <= 0.1)
+        #expect(!FileManager.default.fileExists(atPath: scene.path("unrelated.synced.srt")) && !FileManager.default.fileExists(atPath: scene.path("two_cities.en.synced.vtt")))
+        try FileManager.default.removeItem(atPath: scene.path("two_cities.broken.srt"))
+        let again = try CLI().run(["caption", scene.folder.path, "--sync", "--model", "tiny.en"])
+        #expect(again.status == 0 && again.stdout.contains("0 subtitle file(s) re-timed, 1 skipped (current)"), "\(again.stdout)")
+        let refused = try CLI().run(["caption", scene.folder.path, "--sync", "--burn"])
+        #expect(refused.status == 2 && refused.stderr.contains("--burn is for captioning"), "\(refused.stderr)")
+    }
 }
