@@ -56,6 +56,8 @@ public enum HTMLReport {
             + (results.contains { ($0.marks ?? []).contains { [.notHeard, .notInTranscript].contains($0.kind) } }
                 ? "<span><i class=\"sw\" style=\"background:#6a1b9a\"></i>transcript not heard</span>"
                     + "<span><i class=\"sw\" style=\"background:#1565c0\"></i>heard, not in the transcript</span>" : "")
+            + (results.contains { ($0.marks ?? []).contains { $0.kind == .syncMap } }
+                ? "<span><i class=\"sw\" style=\"background:#00838f\"></i>re-timing map: start, splits</span>" : "")
             + " (cue opacity: confidence)</p>\n"
         for (index, r) in results.enumerated() { html += section(r, id: "file-\(index + 1)", folder: folder) }
         return html + script + "</body></html>\n"
@@ -141,8 +143,13 @@ public enum HTMLReport {
             }
         }
         for mark in r.marks ?? [] {
-            // A transcript's passages not heard, and speech it lacks, apart from the problems.
-            let colour = mark.kind == .notHeard ? "#6a1b9a" : mark.kind == .notInTranscript ? "#1565c0" : "#c62828"
+            // A transcript's passages not heard, speech it lacks and a re-timing's map, apart from the problems.
+            let colour = switch mark.kind {
+            case .notHeard: "#6a1b9a"
+            case .notInTranscript: "#1565c0"
+            case .syncMap: "#00838f"
+            default: "#c62828"
+            }
             parts.append("<rect class=\"mark \(mark.kind.rawValue)\" x=\"\(x(mark.start))\" y=\"50\" width=\"\(width(mark.start, mark.end))\" height=\"4\" fill=\"\(colour)\"></rect>"
                 + "<path d=\"M\(x(mark.start)) 50 l-5 -7 h10 z\" fill=\"\(colour)\"><title>\(escape(ClockTime.tenths(mark.start))): \(shown(mark.text))</title></path>")
         }

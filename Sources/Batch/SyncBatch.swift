@@ -1,6 +1,7 @@
 import CapforgeCore
 import Captions
 import Foundation
+import Media
 
 /// `caption --sync`: the subtitle files that sit beside each video under its name (talk.fr.srt
 /// beside talk.mp4) re-timed to it, each written as `talk.fr.synced.srt`; the video is heard once
@@ -107,6 +108,48 @@ public struct SyncBatch {
             }
         }
         return outcomes
+    }
+
+    /// The review page's entries: a video a section, its first re-timed file's cues on the player
+    /// and timeline, each file's map (where it starts, and each split) marked there, and what
+    /// each file warned of.
+    public static func reviewResults(_ outcomes: [Outcome]) -> [FileResult] {
+        let byInput = Dictionary(grouping: outcomes) { $0.input.url }
+        return byInput.values.map { files -> FileResult in
+            let input = files[0].input
+            var result = FileResult(relativePath: input.relativePath, path: input.url.path, status: files.contains { $0.status != .failed } ? .done : .failed)
+            let probe = try? MediaProbe(path: input.url.path)
+            result.duration = probe?.duration
+            result.hasVideo = probe.map { $0.video != nil }
+            var marks: [TimelineMark] = []
+            for file in files {
+                let name = file.subtitles.lastPathComponent
+                switch file.status {
+                case .failed: result.warnings.append("\(name): failed: \(file.error ?? "")")
+                case .skipped: result.warnings.append("\(name): current, not redone (\(file.output.lastPathComponent))")
+                case .done:
+                    let report = file.report!
+                    result.outputs.append(file.output.path)
+                    result.language = result.language ?? report.language
+                    result.warnings += report.warnings.map { "\(name): \($0)" }
+                    let map = report.result.map
+                    for (index, segment) in map.segments.enumerated() {
+                        let at = Double(map.map(index == 0 ? 0 : segment.from, segment: index)) / 1000
+                        let text = index == 0 ? "\(name): map \(map.description)" : String(format: "%@: the offset becomes %+.3f s here (a stretch cut or added)", name, Double(segment.offset) / 1000)
+                        marks.append(TimelineMark(start: max(0, at), end: max(0, at), kind: .syncMap, text: text))
+                    }
+                }
+            }
+            if let shown = files.first(where: { $0.status != .failed }), let document = try? SubtitleReader.read(fileAt: shown.output) {
+                result.cueMarks = document.cues.map { cue in
+                    FileResult.CueMark(start: Double(cue.start) / 1000, end: Double(cue.end) / 1000, tier: nil, score: nil,
+                                       lines: cue.lines.map { [MarkedText(text: $0, marked: false)] })
+                }
+                result.cues = document.cues.count
+            }
+            result.marks = marks
+            return result
+        }.sorted { $0.relativePath < $1.relativePath }
     }
 
     /// A copy Capforge wrote after its video and subtitles last changed.

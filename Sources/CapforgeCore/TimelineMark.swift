@@ -4,6 +4,8 @@ public struct TimelineMark: Sendable, Codable, Equatable {
         case fallback, failedChunk = "failed-chunk", dropped, truncated
         /// A transcript's passage the audio did not support, and speech the transcript lacks.
         case notHeard = "not-heard", notInTranscript = "not-in-transcript"
+        /// Where re-timed subtitles' map starts, and where its offset changes (a stretch cut or added).
+        case syncMap = "sync-map"
     }
 
     public var start: Double

@@ -61,7 +61,7 @@ let syncCommand = Subcommand(
 /// `caption PATH... --sync`: every video's own subtitle files re-timed to it (`SyncBatch`).
 func runFolderSync(_ args: ParsedArguments, inputs: [BatchInput], problems: [ScanProblem], settings: BatchSettings) throws -> Int32 {
     // What captioning would write has no place in a run that writes no captions.
-    for option in ["burn", "mux", "transcript", "transcript-beside", "translate", "out", "formats", "report", "shard"] where args.flag(option) || args.value(option) != nil {
+    for option in ["burn", "mux", "transcript", "transcript-beside", "translate", "out", "formats", "shard"] where args.flag(option) || args.value(option) != nil {
         throw UsageError.invalidValue(option: "sync", value: "", reason: "--\(option) is for captioning; --sync writes each re-timed file beside the one it re-times")
     }
     let pairs = SyncBatch.pairs(for: inputs)
@@ -72,6 +72,16 @@ func runFolderSync(_ args: ParsedArguments, inputs: [BatchInput], problems: [Sca
         }
         if !lonely.isEmpty { print("warning: \(lonely.count) file(s) have no subtitle files named after them beside them") }
         return problems.isEmpty ? ExitCode.success : ExitCode.failure
+    }
+    // The review page may take the place of no input, subtitle file or re-timed copy.
+    let report = args.value("report").map { URL(fileURLWithPath: $0) }
+    let touched = pairs.flatMap { [$0.input.url.path] + $0.subtitles.flatMap { [$0.path, SyncBatch.output(for: $0).path] } }
+    let reportPolicy = report.map { namedOutputPolicy($0, args: args).writing(.report).protecting(touched) }
+    if let report, let reportPolicy {
+        if touched.contains(OutputPolicy.resolvedPath(report).path) || touched.contains(report.standardizedFileURL.path) {
+            throw UsageError.invalidValue(option: "report", value: Format.terminalSafe(report.relativePath), reason: "this run reads or writes that file; name a file of its own, such as review.html")
+        }
+        _ = try reportPolicy.destination(for: report)
     }
     let engines = try loadEngines(args, settings: settings)
     let cancellation = Cancellation()
@@ -99,6 +109,11 @@ func runFolderSync(_ args: ParsedArguments, inputs: [BatchInput], problems: [Sca
             let named = lonely.prefix(10).map(Format.terminalSafe).joined(separator: ", ") + (lonely.count > 10 ? ", …" : "")
             print("warning: \(lonely.count) file(s) have no subtitle files named after them beside them (NAME.srt, NAME.LANG.srt, .vtt, .ass): \(named)")
         }
+    }
+    if let report, let reportPolicy {
+        let warnings = lonely.isEmpty ? [] : ["\(lonely.count) file(s) have no subtitle files named after them beside them"]
+        try AtomicFile.write(HTMLReport.render(SyncBatch.reviewResults(outcomes) + problems.map(\.failedResult), warnings: warnings,
+                                               folder: report.standardizedFileURL.deletingLastPathComponent()), to: report, policy: reportPolicy)
     }
     return outcomes.contains { $0.status == .failed } || !problems.isEmpty ? ExitCode.failure : ExitCode.success
 }

@@ -154,8 +154,12 @@ import Testing
         // Captions Capforge writes beside the video are its own, not a copy's subtitles.
         let captioned = try CLI().run(["caption", scene.path("two_cities.webm"), "--model", "tiny.en", "--formats", "vtt"])
         try #require(captioned.status == 0, "\(captioned.stderr)")
-        let run = try CLI().run(["caption", scene.folder.path, "--sync", "--model", "tiny.en"])
+        let run = try CLI().run(["caption", scene.folder.path, "--sync", "--model", "tiny.en", "--report", scene.path("review.html")])
         #expect(run.status == 1, "\(run.stdout)")
+        // The review page shows the re-timed cues and marks the map on the timeline.
+        let page = try String(contentsOfFile: scene.path("review.html"), encoding: .utf8)
+        #expect(page.contains("class=\"mark sync-map\"") && page.contains("two_cities.en.srt: map no drift, offset -1.700 s"), "\(page)")
+        #expect(page.contains("two_cities.broken.srt: failed"))
         #expect(run.stdout.contains("two_cities.en.srt → two_cities.en.synced.srt: 10 of 10 cues re-timed") && run.stdout.contains("offset -1.700 s"), "\(run.stdout)")
         #expect(run.stdout.contains("two_cities.broken.srt: FAILED"), "\(run.stdout)")
         #expect(!run.stdout.contains("two_cities.en.vtt") && !run.stdout.contains("unrelated"), "\(run.stdout)")
