@@ -12,8 +12,9 @@ public enum TranscriptAligner {
     static let fastestSpeech = 25.0
     /// A character of a script written without spaces takes about this many Latin ones to say.
     static let unspacedCharacterWeight = 2.5
-    /// Two tokens nearly match when 1 − edit distance / longer length is at least this.
-    static let nearMatch = 0.6
+    /// Two tokens nearly match when 1 − edit distance / longer length is at least this ("mcgraw"
+    /// and "mcgrath" do, 0.71; "list" and "least" do not, 0.6).
+    static let nearMatch = 0.7
     /// The near-match search between two exact matches is bounded (token pairs).
     static let maxGapCells = 1_000_000
     /// A stretch where the recogniser's words and the transcript's both run this long without a
@@ -191,8 +192,10 @@ public enum TranscriptAligner {
         }
     }
 
-    /// `exact` and, between each two of them, the best in-order near matches of tokens longer
-    /// than a character (a single letter or character matches too easily by chance).
+    /// `exact` and, between each two of them, the best in-order near matches of tokens of
+    /// `nearMatchLength` characters or more (shorter ones, "of", "the", a single character of
+    /// unspaced text, meet by chance: between two exact matches a lone one would tie a passage
+    /// never said to a word heard elsewhere).
     static func withNearMatches(_ exact: [(Int, Int)], _ w: Tokenized, _ h: Tokenized) -> [(Int, Int)] {
         var pairs: [(Int, Int)] = []
         let bounds = [(-1, -1)] + exact + [(w.tokens.count, h.tokens.count)]
@@ -232,11 +235,12 @@ public enum TranscriptAligner {
         return pairs.reversed()
     }
 
-    /// 1 − edit distance / longer length; 0 for tokens of one character (unless equal tokens
-    /// of more).
+    static let nearMatchLength = 4
+
+    /// 1 − edit distance / longer length; 0 when either is shorter than `nearMatchLength`.
     static func similarity(_ a: String, _ b: String) -> Double {
         let x = Array(a), y = Array(b)
-        guard x.count > 1, y.count > 1 else { return 0 }
+        guard x.count >= nearMatchLength, y.count >= nearMatchLength else { return 0 }
         var row = Array(0...y.count)
         for i in 1...x.count {
             var previous = row[0]
