@@ -44,6 +44,8 @@ extension CaptionPipeline {
             case .srt: writer = SRTWriter(cues: built.cues)
             case .vtt: writer = WebVTTWriter(cues: built.cues, transcript: transcript)
             case .ass: writer = ass
+            case .ttml: writer = TTMLWriter(cues: built.cues, transcript: transcript, profile: .imsc11Text, frameRate: fps)
+            case .ebuTTD: writer = TTMLWriter(cues: built.cues, transcript: transcript, profile: .ebuTTD, frameRate: fps)
             case .json:
                 let captionSettings = CaptionSettings(profile: profile, framesPerSecond: fps, style: settings.style,
                                                       lowConfidenceThreshold: settings.lowConfidence)

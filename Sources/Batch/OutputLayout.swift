@@ -55,8 +55,12 @@ public struct OutputLayout: Sendable {
         let rest = String(decoding: name.dropFirst(stem.count), as: UTF8.self)
         let copies = [burned(for: input)] + ["mp4", "m4v", "mov", "mkv"].map { subtitled(for: input, extension: $0) }
         if copies.contains(where: { Array($0.lastPathComponent.utf8) == name }) { return true }
-        let parts = rest.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 2 && !parts[0].isEmpty && SubtitleFormat.allCases.contains { $0.fileExtension == parts[1] }
+        // LANG.EXT, where an extension may have a dot of its own (ebu-tt-d.xml).
+        return SubtitleFormat.allCases.contains { format in
+            guard rest.hasSuffix("." + format.fileExtension) else { return false }
+            let language = rest.dropLast(format.fileExtension.count + 1)
+            return !language.isEmpty && !language.contains(".")
+        }
     }
 
     /// Where the manifest and journals live: `.capforge/` at the top of the tree being written.

@@ -35,6 +35,7 @@ public struct RetimableSubtitles: Sendable {
         switch document.format {
         case .ass: entries = Self.assEntries(text, lines: lines)
         case .srt, .vtt, .json: entries = Self.blockEntries(text, lines: lines, format: document.format)
+        case .ttml, .ebuTTD: entries = try Self.ttmlEntries(text)
         }
     }
 
@@ -62,6 +63,7 @@ public struct RetimableSubtitles: Sendable {
         case .ass: Timecode.centiseconds(milliseconds)
         case .vtt: Timecode.milliseconds(milliseconds, mark: ".")
         case .srt, .json: Timecode.milliseconds(milliseconds, mark: ",")
+        case .ttml, .ebuTTD: TTMLWriter.time(milliseconds)
         }
     }
 
@@ -128,6 +130,36 @@ public struct RetimableSubtitles: Sendable {
             let plain = ASSEventText(event.text).lines.joined(separator: " ")
             return Entry(start: start, end: end, text: plain, startRange: startRange, endRange: endRange, block: line.whole)
         }
+    }
+
+    /// TTML: each `p`'s `begin` and `end` attribute values. Times set on `body` or `div`, or a
+    /// `p` timed by `dur`, would need the containment rewritten: refused, saying so.
+    private static func ttmlEntries(_ text: String) throws -> [Entry] {
+        let comments = text.ranges(of: /<!--(?s:.*?)-->/)
+        func outsideComments(_ range: Range<String.Index>) -> Bool { !comments.contains { $0.overlaps(range) } }
+        if let timed = text.firstMatch(of: /<(?:\w+:)?(?:body|div)\b[^>]*\b(?:begin|end|dur)\s*=/), outsideComments(timed.range) {
+            throw SubtitleReadError.malformedEvent(line: text[..<timed.range.lowerBound].filter(\.isNewline).count + 1,
+                                                   reason: "times on <body> or <div> cannot be re-timed yet; put begin and end on each <p>")
+        }
+        var entries: [Entry] = []
+        for tag in text.matches(of: /<(?:\w+:)?p\b[^>]*>/) where outsideComments(tag.range) {
+            let line = text[..<tag.range.lowerBound].filter(\.isNewline).count + 1
+            guard let begin = tag.output.firstMatch(of: /\bbegin\s*=\s*["']([^"']*)["']/),
+                  let end = tag.output.firstMatch(of: /\bend\s*=\s*["']([^"']*)["']/) else {
+                throw SubtitleReadError.malformedEvent(line: line, reason: "a <p> without both begin and end (dur) cannot be re-timed yet")
+            }
+            let clock = TTMLReader.Clock()
+            guard let start = clock.seconds(String(begin.output.1)), let stop = clock.seconds(String(end.output.1)) else {
+                throw SubtitleReadError.malformedTiming(line: line, text: String(tag.output))
+            }
+            let close = text[tag.range.upperBound...].firstMatch(of: /<\/(?:\w+:)?p\s*>/)?.range.upperBound ?? tag.range.upperBound
+            let inner = text[tag.range.upperBound..<close].replacing(/<[^>]*>/, with: " ")
+            entries.append(Entry(start: Int((start * 1000).rounded()), end: Int((stop * 1000).rounded()),
+                                 text: inner.split(whereSeparator: \.isWhitespace).joined(separator: " "),
+                                 startRange: begin.output.1.startIndex..<begin.output.1.endIndex, endRange: end.output.1.startIndex..<end.output.1.endIndex,
+                                 block: tag.range.lowerBound..<close))
+        }
+        return entries
     }
 
     /// Where the value of the `index`-th comma-separated field after the `Dialogue:` key lies.

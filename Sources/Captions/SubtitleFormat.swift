@@ -1,8 +1,15 @@
 /// The subtitle formats Capforge writes and reads (JSON is written only).
 public enum SubtitleFormat: String, Codable, Sendable, CaseIterable {
     case srt, vtt, ass, json
+    /// IMSC 1.1 Text (TTML) and EBU-TT-D, for streaming and broadcast delivery.
+    case ttml, ebuTTD = "ebu-tt-d"
 
-    public var fileExtension: String { rawValue }
+    public var fileExtension: String {
+        switch self {
+        case .ebuTTD: return "ebu-tt-d.xml"
+        default: return rawValue
+        }
+    }
 
     /// The readable format a file extension names, if any (`.ssa` reads as ASS).
     public init?(fileExtension: String) {
@@ -10,6 +17,7 @@ public enum SubtitleFormat: String, Codable, Sendable, CaseIterable {
         case "srt": self = .srt
         case "vtt", "webvtt": self = .vtt
         case "ass", "ssa": self = .ass
+        case "ttml", "dfxp", "xml": self = .ttml
         default: return nil
         }
     }

@@ -8,7 +8,7 @@ public struct SubtitleDocument: Sendable, Equatable {
     public var cues: [Cue]
 }
 
-/// Reads SRT, WebVTT and ASS, forgiving the usual damage (BOM, CRLF, missing final newline,
+/// Reads SRT, WebVTT, ASS and TTML, forgiving the usual damage (BOM, CRLF, missing final newline,
 /// comma or period decimals, out-of-order indices) and failing with a line number otherwise.
 public enum SubtitleReader {
     public static func read(fileAt url: URL) throws -> SubtitleDocument {
@@ -43,6 +43,7 @@ public enum SubtitleReader {
         case .vtt: cues = try WebVTTReader.cues(lines)
         case .ass: cues = try ASSReader.cues(ASSDocument(lines: lines))
         case .srt, .json: cues = try SRTReader.cues(lines)
+        case .ttml, .ebuTTD: cues = try TTMLReader.cues(Data(text.utf8))
         }
         return SubtitleDocument(format: format, encoding: encoding, cues: cues.enumerated().sorted {
             ($0.element.start, $0.offset) < ($1.element.start, $1.offset)
@@ -53,6 +54,7 @@ public enum SubtitleReader {
         let first = lines.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.trimmingCharacters(in: .whitespaces) ?? ""
         if first.hasPrefix("WEBVTT") { return .vtt }
         if first.lowercased() == "[script info]" { return .ass }
+        if first.hasPrefix("<?xml") || first.hasPrefix("<tt") { return .ttml }
         return .srt
     }
 

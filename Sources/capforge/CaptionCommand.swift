@@ -64,7 +64,7 @@ let captionCommand = Subcommand(
         "caption", summary: "Caption every video and audio file in the given files and folders (recursively).",
         usage: "PATH... [OPTIONS]",
         options: batchOptions + [
-            Option("formats", value: "LIST", help: "comma-separated: srt,ass,vtt,json (default all)"),
+            Option("formats", value: "LIST", help: "comma-separated: \(formatNames) (default srt,ass,vtt,json); ttml is IMSC 1.1 Text, ebu-tt-d is EBU-TT-D (.ebu-tt-d.xml)"),
             Option("burn", help: "also burn the captions into a copy of each video (<name>.captioned.mp4)"),
             Option("sync", help: "instead of captioning, re-time the subtitle files beside each video named after it (talk.fr.srt beside talk.mp4) to its speech, each written as talk.fr.synced.srt (as 'capforge sync')"),
             Option("mux", help: "also add the captions as a subtitle track to a copy of each video (<name>.subtitled.mp4 for MP4/MOV, .mkv otherwise)"),
@@ -79,9 +79,11 @@ let exportCommand = Subcommand(
     spec: Command(
         "export", summary: "Write subtitle files only (SRT and WebVTT by default), never burn in.",
         usage: "PATH... [OPTIONS]",
-        options: batchOptions + [Option("formats", value: "LIST", help: "comma-separated: srt,ass,vtt,json (default srt,vtt)")],
+        options: batchOptions + [Option("formats", value: "LIST", help: "comma-separated: \(formatNames) (default srt,vtt)")],
         minPositionals: 1),
     run: { args in try runBatch(args, defaultFormats: [.srt, .vtt]) })
+
+let formatNames = SubtitleFormat.allCases.map(\.rawValue).joined(separator: ",")
 
 func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) throws -> BatchSettings {
     var settings = BatchSettings()
@@ -95,10 +97,10 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
     settings.formats = defaultFormats
     if let list = args.value("formats") {
         let names = list.split(separator: ",").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-        guard !names.isEmpty else { throw UsageError.invalidValue(option: "formats", value: list, reason: "name at least one of srt, ass, vtt, json") }
+        guard !names.isEmpty else { throw UsageError.invalidValue(option: "formats", value: list, reason: "name at least one of \(formatNames)") }
         settings.formats = try names.map { name in
             guard let format = SubtitleFormat(rawValue: name.trimmingCharacters(in: .whitespaces).lowercased()) else {
-                throw UsageError.invalidValue(option: "formats", value: String(name), reason: "formats are srt, ass, vtt, json")
+                throw UsageError.invalidValue(option: "formats", value: String(name), reason: "formats are \(formatNames)")
             }
             return format
         }

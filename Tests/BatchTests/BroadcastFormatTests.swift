@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// Capforge's broadcast formats read back by open-source implementations nobody here wrote
+/// (ttconv, pycaption; Scripts/checkers-venv): each file reads without error, and its cues'
+/// texts and times are Capforge's own (its SRT of the same run), to the format's precision.
+@Suite(.serialized, .timeLimit(.minutes(20))) struct BroadcastFormatTests {
+    static let python = CLI.repo.appendingPathComponent(".deps/venv-checkers/bin/python").path
+    static let reader = CLI.repo.appendingPathComponent("Scripts/read-timed-text").path
+
+    struct ReadCue: Equatable {
+        var start: Double
+        var end: Double
+        var text: String
+    }
+
+    /// The cues an independent reader finds in `file`, and what it said on standard error.
+    static func read(_ file: String, with tool: String) throws -> (cues: [ReadCue], stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [reader, tool, file]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "\(tool) could not read \(file): \(errors)")
+        let cues = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line -> ReadCue? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let start = object["start"] as? Double, let end = object["end"] as? Double, let text = object["text"] as? String else { return nil }
+            return ReadCue(start: start, end: end, text: text)
+        }
+        return (cues, errors)
+    }
+
+    /// Capforge's own cues, from the SRT written in the same run.
+    static func srtCues(_ path: String) throws -> [ReadCue] {
+        try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\n\n").compactMap { block in
+            let lines = block.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            guard lines.count >= 3, lines[1].contains("-->") else { return nil }
+            let times = SyncEndToEndTests.times(lines[1])
+            return ReadCue(start: times[0], end: times[1], text: lines[2...].filter { !$0.isEmpty }.joined(separator: "\n"))
+        }
+    }
+
+    /// The fixture captioned once in every format asked, in a folder of its own.
+    static func captioned(_ fixture: String, formats: String, extra: [String] = []) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("capforge-broadcast-\(UUID().uuidString)")
+        let run = try CLI().run(["caption", CLI.fixtures.appendingPathComponent(fixture).path, "--out", folder.path, "--formats", "srt," + formats] + extra)
+        try #require(run.status == 0, "\(run.stderr)\(run.stdout)")
+        return folder
+    }
+
+    func expectSame(_ read: [ReadCue], _ own: [ReadCue], within tolerance: Double, _ label: String) {
+        #expect(read.count == own.count, "\(label): \(read.count) cues read, \(own.count) written")
+        for (a, b) in zip(read, own) {
+            #expect(a.text == b.text, "\(label): \(a.text) ≠ \(b.text)")
+            #expect(abs(a.start - b.start) <= tolerance && abs(a.end - b.end) <= tolerance, "\(label): \(a) vs \(b)")
+        }
+    }
+
+    @Test func ttmlAndEBUTTDReadBackByTtconvAndPycaption() throws {
+        guard FileManager.default.fileExists(atPath: Self.python) else {
+            Issue.record("the checkers venv is missing: run Scripts/checkers-venv")
+            return
+        }
+        let folder = try Self.captioned("two_cities.webm", formats: "ttml,ebu-tt-d", extra: ["--model", "tiny.en"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let own = try Self.srtCues(folder.appendingPathComponent("two_cities.en.srt").path)
+        #expect(own.count >= 5)
+        let ttml = folder.appendingPathComponent("two_cities.en.ttml").path
+        let text = try String(contentsOfFile: ttml, encoding: .utf8)
+        #expect(text.contains("ttp:contentProfiles=\"http://www.w3.org/ns/ttml/profile/imsc1.1/text\"") && text.contains("ttp:frameRate=\"10\""))
+        expectSame(try Self.read(ttml, with: "ttconv").cues, own, within: 0.001, "ttconv, IMSC 1.1")
+        expectSame(try Self.read(ttml, with: "pycaption").cues.map { ReadCue(start: $0.start, end: $0.end, text: $0.text) }, own, within: 0.001, "pycaption, DFXP")
+        let ebu = folder.appendingPathComponent("two_cities.en.ebu-tt-d.xml").path
+        #expect(try String(contentsOfFile: ebu, encoding: .utf8).contains("<ebuttm:conformsToStandard>urn:ebu:tt:distribution:2014-01</ebuttm:conformsToStandard>"))
+        expectSame(try Self.read(ebu, with: "ttconv").cues, own, within: 0.001, "ttconv, EBU-TT-D")
+    }
+
+    /// The basic tier's flag in TTML: the tier in the head's metadata, the basic style on its cues.
+    @Test func theBasicTiersFlagTravelsInTTML() throws {
+        let folder = try Self.captioned("korean.mp4", formats: "ttml")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = try String(contentsOfFile: folder.appendingPathComponent("korean.ko.ttml").path, encoding: .utf8)
+        #expect(text.contains("<ttm:desc>Recognition tier: basic</ttm:desc>") && text.contains("xml:lang=\"ko\""), "\(text)")
+        #expect(text.contains("style=\"default basic\""))
+    }
+}
