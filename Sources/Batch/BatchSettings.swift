@@ -37,6 +37,9 @@ public struct BatchSettings: Sendable, Codable, Equatable {
     /// `--transcript FILE` or `--transcript-beside`: the captions hold the user's transcript,
     /// timed from what was heard; nil: what was heard.
     public var transcript: TranscriptChoice?
+    /// `--karaoke`: each word lit as it is said, in the ASS (and so the burn-in) and the WebVTT;
+    /// nil when not asked, as `mux`.
+    public var karaoke: Bool?
     /// nil: the notice in the caption language (`QualityNotice`).
     public var noticeText: String?
     /// Words whose calibrated confidence is below this are marked low-confidence.

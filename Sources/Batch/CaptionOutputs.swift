@@ -33,7 +33,7 @@ extension CaptionPipeline {
         let built = builder.build(words: transcript.words, mediaEnd: mediaEnd)
         let quality = QualityReport(cues: built.cues, words: transcript.words, rules: builder.rules, lowConfidenceThreshold: settings.lowConfidence)
         let ass = ASSWriter(cues: built.cues, transcript: transcript, video: video, style: style, lowConfidenceThreshold: settings.lowConfidence,
-                            noticeText: settings.noticeText ?? QualityNotice.text(for: language))
+                            noticeText: settings.noticeText ?? QualityNotice.text(for: language), karaoke: settings.karaoke == true)
         var outputs: [String] = []
         // No SRT holds no cues that every parser takes (pysubs2's detection and webvtt-py refuse
         // an empty file): none is written, and captionWarnings says so. The other formats say it inside.
@@ -42,7 +42,7 @@ extension CaptionPipeline {
             let writer: any SubtitleWriter
             switch format {
             case .srt: writer = SRTWriter(cues: built.cues)
-            case .vtt: writer = WebVTTWriter(cues: built.cues, transcript: transcript)
+            case .vtt: writer = WebVTTWriter(cues: built.cues, transcript: transcript, karaoke: settings.karaoke == true)
             case .ass: writer = ass
             case .ttml: writer = TTMLWriter(cues: built.cues, transcript: transcript, profile: .imsc11Text, frameRate: fps)
             case .ebuTTD: writer = TTMLWriter(cues: built.cues, transcript: transcript, profile: .ebuTTD, frameRate: fps)

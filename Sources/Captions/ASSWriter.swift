@@ -23,10 +23,12 @@ public struct ASSWriter: SubtitleWriter {
     /// Words scoring below this (calibrated when known) are coloured.
     public var lowConfidenceThreshold: Double
     public var noticeText: String
+    /// Each word lit as it is said (`\kf`), in place of the low-confidence colour.
+    public var karaoke: Bool
 
     public init(
         cues: [Cue], transcript: Transcript, video: VideoSize, style: StyleSheet,
-        lowConfidenceThreshold: Double = Confidence.defaultThreshold, noticeText: String = QualityNotice.english
+        lowConfidenceThreshold: Double = Confidence.defaultThreshold, noticeText: String = QualityNotice.english, karaoke: Bool = false
     ) {
         self.cues = cues
         self.transcript = transcript
@@ -34,6 +36,7 @@ public struct ASSWriter: SubtitleWriter {
         self.style = style
         self.lowConfidenceThreshold = lowConfidenceThreshold
         self.noticeText = noticeText
+        self.karaoke = karaoke
     }
 
     public func render() -> String { document().text }
@@ -61,7 +64,7 @@ public struct ASSWriter: SubtitleWriter {
             lines.append(event(layer: 1, start: 0, end: end, style: ASSDocument.noticeStyle, text: ASSEventText.escape(noticeText)))
         }
         for cue in cues {
-            let text = colouredLines(cue).joined(separator: "\\N")
+            let text = karaoke ? karaokeText(cue) : colouredLines(cue).joined(separator: "\\N")
             lines.append(event(layer: 0, start: cue.start, end: cue.end, style: cue.tier == .basic ? "Basic" : "Default", text: text))
         }
         return ASSDocument(lines: lines)
@@ -78,6 +81,24 @@ public struct ASSWriter: SubtitleWriter {
         cue.markedLines { $0.score < lowConfidenceThreshold }.map { runs in
             runs.map { $0.marked ? "{\\c&H\(colourTag)&}\(ASSEventText.escape($0.text)){\\r}" : ASSEventText.escape($0.text) }.joined()
         }
+    }
+
+    /// The cue's lines with a `\kf` sweep per word, timed by the words' starts (the cue's own
+    /// timing on screen is the builder's, so the first word may wait), words to come in grey.
+    private func karaokeText(_ cue: Cue) -> String {
+        let timing = KaraokeTiming(cue)
+        var text = "{\\2c&H808080&}"
+        if timing.lead > 0 { text += "{\\k\(timing.lead)}" }
+        var index = 0
+        text += cue.markedLines { _ in false }.map { runs in
+            runs.map { run -> String in
+                // Runs alternate between the words, in order, and the spaces between them.
+                guard index < timing.centiseconds.count, run.text.contains(where: { !$0.isWhitespace }) else { return ASSEventText.escape(run.text) }
+                defer { index += 1 }
+                return "{\\kf\(timing.centiseconds[index])}" + ASSEventText.escape(run.text)
+            }.joined()
+        }.joined(separator: "\\N")
+        return text
     }
 
     /// `\c` takes BBGGRR: the style file's colour without its alpha byte.

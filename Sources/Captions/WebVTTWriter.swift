@@ -4,10 +4,14 @@ import CapforgeCore
 public struct WebVTTWriter: SubtitleWriter {
     public var cues: [Cue]
     public var transcript: Transcript
+    /// Each word after the first preceded by its start (`<00:00:01.500>`), so players that show
+    /// WebVTT's timestamps light the words as they are said.
+    public var karaoke: Bool
 
-    public init(cues: [Cue], transcript: Transcript) {
+    public init(cues: [Cue], transcript: Transcript, karaoke: Bool = false) {
         self.cues = cues
         self.transcript = transcript
+        self.karaoke = karaoke
     }
 
     public func render() -> String {
@@ -16,9 +20,24 @@ public struct WebVTTWriter: SubtitleWriter {
         var blocks = ["WEBVTT\n", "NOTE\n" + (TierSummary(transcript: transcript).lines + noCues).joined(separator: "\n") + "\n"]
         for cue in cues {
             let timing = "\(Timecode.milliseconds(cue.start, mark: ".")) --> \(Timecode.milliseconds(cue.end, mark: "."))"
-            blocks.append(timing + "\n" + cue.lines.map(escape).joined(separator: "\n") + "\n")
+            blocks.append(timing + "\n" + (karaoke ? timestamped(cue) : cue.lines.map(escape)).joined(separator: "\n") + "\n")
         }
         return blocks.joined(separator: "\n")
+    }
+
+    /// The cue's lines with a timestamp before each word but the first; a timestamp must lie
+    /// strictly inside the cue, so one at its start is left out.
+    private func timestamped(_ cue: Cue) -> [String] {
+        let starts = KaraokeTiming(cue).starts
+        var index = 0
+        return cue.markedLines { _ in false }.map { runs in
+            runs.map { run -> String in
+                guard index < starts.count, run.text.contains(where: { !$0.isWhitespace }) else { return escape(run.text) }
+                defer { index += 1 }
+                let at = starts[index]
+                return (at > cue.start && at < cue.end ? "<\(Timecode.milliseconds(at, mark: "."))>" : "") + escape(run.text)
+            }.joined()
+        }
     }
 
     private func escape(_ text: String) -> String {

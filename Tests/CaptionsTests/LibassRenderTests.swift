@@ -35,6 +35,42 @@ import Testing
     }
 }
 
+/// `--karaoke`: libass lights the words in order as their times pass, grey before, white after.
+@Suite struct KaraokeRenderTests {
+    static let words = ["One", "two", "three", "four"].enumerated().map { index, text in
+        Word(text: text, start: 1 + Double(index) * 0.5, end: 1.4 + Double(index) * 0.5, confidence: 0.9, tier: .modern, engine: "whisper")
+    }
+
+    /// Inked pixels of white (lit) and of grey (still to come) text at `time`.
+    static func ink(atMs time: Int) throws -> (lit: Int, coming: Int) {
+        let style = try StyleSheet.load(named: "default", in: Fixtures.stylesFolder)
+        let cue = Cue(start: 1000, end: 3200, lines: ["One two three four"], words: words)
+        let transcript = Transcript(language: .english, words: words, duration: 4)
+        let ass = ASSWriter(cues: [cue], transcript: transcript, video: LibassRenderTests.video, style: style, karaoke: true).render()
+        let library = try LibassLibrary()
+        let renderer = try LibassRenderer(library: library, width: 1280, height: 720)
+        let images = renderer.render(try LibassTrack(library: library, text: ass), atMs: time).images
+        let fill = { (rgb: UInt32) in images.filter { $0.colour >> 8 == rgb }.reduce(0) { $0 + $1.inkedPixels } }
+        return (fill(0xFFFFFF), fill(0x808080))
+    }
+
+    @Test func theHighlightMovesWordByWord() throws {
+        let frames = try [1050, 1600, 2100, 2600, 3150].map { try Self.ink(atMs: $0) }
+        #expect(frames.first!.lit < frames.first!.coming, "\(frames)")
+        #expect(frames.last!.coming == 0 && frames.last!.lit > 0, "\(frames)")
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.lit < $1.lit && $0.coming > $1.coming }, "\(frames)")
+    }
+
+    @Test func kfSweepsFollowTheWordsAndWebVTTStampsLieInsideTheCue() throws {
+        let cue = Cue(start: 900, end: 3200, lines: ["One two", "three four"], words: Self.words)
+        let transcript = Transcript(language: .english, words: Self.words, duration: 4)
+        let ass = ASSWriter(cues: [cue], transcript: transcript, video: LibassRenderTests.video, style: try Fixtures.goldenStyle(), karaoke: true).render()
+        #expect(ass.contains("{\\2c&H808080&}{\\k10}{\\kf50}One {\\kf50}two\\N{\\kf50}three {\\kf40}four"), "\(ass)")
+        let vtt = WebVTTWriter(cues: [cue], transcript: transcript, karaoke: true).render()
+        #expect(vtt.contains("<00:00:01.000>One <00:00:01.500>two\n<00:00:02.000>three <00:00:02.500>four"), "\(vtt)")
+    }
+}
+
 // MARK: - A minimal libass wrapper for this test (production burn-in has its own in Media).
 
 enum LibassError: Error, CustomStringConvertible {
