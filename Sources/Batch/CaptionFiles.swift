@@ -44,7 +44,7 @@ public enum CaptionFiles {
             switch SubtitleFormat(fileExtension: url.pathExtension) {
             case .ass:
                 return .styled(try SubtitleReader.script(fileAt: url), language: language, title: title, source: url.path)
-            case .json:
+            case .json, .stl:
                 throw CaptionFilesError.notSubtitles(path: url.path)
             case .srt, .vtt, .ttml, .ebuTTD, nil:
                 return .text(cues: try SubtitleReader.read(fileAt: url).cues, language: language, title: title, source: url.path)

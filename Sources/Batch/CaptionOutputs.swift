@@ -10,6 +10,8 @@ struct WrittenCaptions {
     let quality: QualityReport
     let ass: ASSWriter
     let outputs: [String]
+    /// What a format could not carry (SCC's and STL's character sets and grids).
+    let formatWarnings: [String]
 }
 
 extension CaptionPipeline {
@@ -35,6 +37,7 @@ extension CaptionPipeline {
         let ass = ASSWriter(cues: built.cues, transcript: transcript, video: video, style: style, lowConfidenceThreshold: settings.lowConfidence,
                             noticeText: settings.noticeText ?? QualityNotice.text(for: language), karaoke: settings.karaoke == true)
         var outputs: [String] = []
+        var formatWarnings: [String] = []
         // No SRT holds no cues that every parser takes (pysubs2's detection and webvtt-py refuse
         // an empty file): none is written, and captionWarnings says so. The other formats say it inside.
         for format in settings.formats where !(format == .srt && built.cues.isEmpty) {
@@ -46,6 +49,7 @@ extension CaptionPipeline {
             case .ass: writer = ass
             case .ttml: writer = TTMLWriter(cues: built.cues, transcript: transcript, profile: .imsc11Text, frameRate: fps)
             case .ebuTTD: writer = TTMLWriter(cues: built.cues, transcript: transcript, profile: .ebuTTD, frameRate: fps)
+            case .stl: writer = STLWriter(cues: built.cues, transcript: transcript, frameRate: fps)
             case .json:
                 let captionSettings = CaptionSettings(profile: profile, framesPerSecond: fps, style: settings.style,
                                                       lowConfidenceThreshold: settings.lowConfidence)
@@ -53,8 +57,9 @@ extension CaptionPipeline {
             }
             try writer.write(to: url, policy: policy)
             outputs.append(url.path)
+            formatWarnings += writer.warnings
         }
-        return WrittenCaptions(transcript: transcript, built: built, quality: quality, ass: ass, outputs: outputs)
+        return WrittenCaptions(transcript: transcript, built: built, quality: quality, ass: ass, outputs: outputs, formatWarnings: formatWarnings)
     }
 
     /// What writing a pass's captions did that was not asked for; `translation`: the English
@@ -67,6 +72,7 @@ extension CaptionPipeline {
                 + "the other formats are written with no cues")
         }
         warnings += captions.built.splits.filter { $0.reason == .mediaEnd }.map { "cue \($0.cue) \($0.message)" }
+        warnings += captions.formatWarnings
         return translation ? warnings.map { TranscriptionNote.translationPrefix + $0 } : warnings
     }
 }

@@ -15,7 +15,7 @@ public struct VideoSize: Sendable, Equatable, Codable {
 /// ASS for libass burn-in and players: canvas equal to the video (libass's 384×288 default
 /// would blow fonts up), basic-tier cues in the `Basic` style, a `Notice` event while any
 /// basic-tier speech exists, and low-confidence words coloured.
-public struct ASSWriter: SubtitleWriter {
+public struct ASSWriter: TextSubtitleWriter {
     public var cues: [Cue]
     public var transcript: Transcript
     public var video: VideoSize

@@ -19,7 +19,7 @@ public struct CaptionSettings: Codable, Sendable, Equatable {
 
 /// Everything known about a file's captions: every word with both confidences, tier and
 /// engine; every cue; engine and model identity; settings; and the quality report.
-public struct JSONWriter: SubtitleWriter {
+public struct JSONWriter: TextSubtitleWriter {
     public static let formatName = "capforge-captions"
     public static let formatVersion = 1
 

@@ -34,7 +34,7 @@ public struct RetimableSubtitles: Sendable {
         let lines = Self.lines(of: text)
         switch document.format {
         case .ass: entries = Self.assEntries(text, lines: lines)
-        case .srt, .vtt, .json: entries = Self.blockEntries(text, lines: lines, format: document.format)
+        case .srt, .vtt, .json, .stl: entries = Self.blockEntries(text, lines: lines, format: document.format)
         case .ttml, .ebuTTD: entries = try Self.ttmlEntries(text)
         }
     }
@@ -62,7 +62,7 @@ public struct RetimableSubtitles: Sendable {
         switch format {
         case .ass: Timecode.centiseconds(milliseconds)
         case .vtt: Timecode.milliseconds(milliseconds, mark: ".")
-        case .srt, .json: Timecode.milliseconds(milliseconds, mark: ",")
+        case .srt, .json, .stl: Timecode.milliseconds(milliseconds, mark: ",")
         case .ttml, .ebuTTD: TTMLWriter.time(milliseconds)
         }
     }

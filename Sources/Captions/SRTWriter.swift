@@ -1,7 +1,7 @@
 import CapforgeCore
 
 /// SubRip: numbered cues with `HH:MM:SS,mmm` times.
-public struct SRTWriter: SubtitleWriter {
+public struct SRTWriter: TextSubtitleWriter {
     public var cues: [Cue]
 
     public init(cues: [Cue]) {

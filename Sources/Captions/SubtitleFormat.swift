@@ -3,6 +3,8 @@ public enum SubtitleFormat: String, Codable, Sendable, CaseIterable {
     case srt, vtt, ass, json
     /// IMSC 1.1 Text (TTML) and EBU-TT-D, for streaming and broadcast delivery.
     case ttml, ebuTTD = "ebu-tt-d"
+    /// EBU STL (written only).
+    case stl
 
     public var fileExtension: String {
         switch self {
@@ -10,6 +12,9 @@ public enum SubtitleFormat: String, Codable, Sendable, CaseIterable {
         default: return rawValue
         }
     }
+
+    /// Whether Capforge reads it (JSON and STL are written only).
+    public var isReadable: Bool { self != .json && self != .stl }
 
     /// The readable format a file extension names, if any (`.ssa` reads as ASS).
     public init?(fileExtension: String) {

@@ -37,12 +37,13 @@ public enum SubtitleReader {
     /// Reads text already decoded from `encoding`.
     static func read(_ text: String, encoding: TextEncoding, format: SubtitleFormat?) throws -> SubtitleDocument {
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
-        let format = format.flatMap { $0 == .json ? nil : $0 } ?? detect(lines)
+        // Formats written only (Capforge's JSON, binary STL) are recognised from the content.
+        let format = format.flatMap { $0.isReadable ? $0 : nil } ?? detect(lines)
         let cues: [Cue]
         switch format {
         case .vtt: cues = try WebVTTReader.cues(lines)
         case .ass: cues = try ASSReader.cues(ASSDocument(lines: lines))
-        case .srt, .json: cues = try SRTReader.cues(lines)
+        case .srt, .json, .stl: cues = try SRTReader.cues(lines)
         case .ttml, .ebuTTD: cues = try TTMLReader.cues(Data(text.utf8))
         }
         return SubtitleDocument(format: format, encoding: encoding, cues: cues.enumerated().sorted {
@@ -96,7 +97,7 @@ public enum SubtitleReader {
     /// whole (up to `read`'s bound) and handed on in time order.
     public static func forEachCue(fileAt url: URL, _ body: (Cue) throws -> Void) throws -> (format: SubtitleFormat, encoding: TextEncoding) {
         let head = try UserFile.head(url, what: "subtitle file", count: 4096)
-        let named = SubtitleFormat(fileExtension: url.pathExtension).flatMap { $0 == .json ? nil : $0 }
+        let named = SubtitleFormat(fileExtension: url.pathExtension).flatMap { $0.isReadable ? $0 : nil }
         let headLines = String(decoding: head, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
         guard (named ?? detect(headLines)) == .srt, !TextDecoding.isUTF16(head) else {
             let document = try read(fileAt: url)

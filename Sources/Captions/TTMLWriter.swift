@@ -5,7 +5,7 @@ import Foundation
 /// what streaming platforms take) or EBU-TT-D (`.ebu-tt-d.xml`, what European broadcasters take).
 /// The tier summary travels in the head's metadata; cues with basic-tier words get the `basic`
 /// style (italic, light blue, as the ASS `Basic` style), so a player shows the flag.
-public struct TTMLWriter: SubtitleWriter {
+public struct TTMLWriter: TextSubtitleWriter {
     public enum Profile: Sendable {
         case imsc11Text, ebuTTD
     }

@@ -1,7 +1,7 @@
 import CapforgeCore
 
 /// WebVTT with a `NOTE` block stating the recognition tier.
-public struct WebVTTWriter: SubtitleWriter {
+public struct WebVTTWriter: TextSubtitleWriter {
     public var cues: [Cue]
     public var transcript: Transcript
     /// Each word after the first preceded by its start (`<00:00:01.500>`), so players that show

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import Captions
+
 /// Capforge's broadcast formats read back by open-source implementations nobody here wrote
 /// (ttconv, pycaption; Scripts/checkers-venv): each file reads without error, and its cues'
 /// texts and times are Capforge's own (its SRT of the same run), to the format's precision.
@@ -87,5 +89,31 @@ import Testing
         let text = try String(contentsOfFile: folder.appendingPathComponent("korean.ko.ttml").path, encoding: .utf8)
         #expect(text.contains("<ttm:desc>Recognition tier: basic</ttm:desc>") && text.contains("xml:lang=\"ko\""), "\(text)")
         #expect(text.contains("style=\"default basic\""))
+    }
+
+    /// EBU STL at the video's rate (two_cities is 10 fps: timed in 25 fps frames, said), read by
+    /// ttconv's STL reader: texts equal (teletext's 40 columns may re-wrap a line), times to a frame.
+    @Test func stlReadsBackByTtconv() throws {
+        guard FileManager.default.fileExists(atPath: Self.python) else {
+            Issue.record("the checkers venv is missing: run Scripts/checkers-venv")
+            return
+        }
+        let folder = try Self.captioned("librivox.mp4", formats: "stl", extra: ["--model", "tiny.en"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let own = try Self.srtCues(folder.appendingPathComponent("librivox.en.srt").path)
+        let stl = folder.appendingPathComponent("librivox.en.stl").path
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: stl)))
+        #expect(String(decoding: bytes[3..<11], as: UTF8.self) == "STL25.01" && String(decoding: bytes[14..<16], as: UTF8.self) == "09")
+        #expect((bytes.count - 1024) % 128 == 0)
+        let read = try Self.read(stl, with: "ttconv").cues
+        let flat = { (cue: ReadCue) in ReadCue(start: cue.start, end: cue.end, text: cue.text.replacingOccurrences(of: "\n", with: " ")) }
+        expectSame(read.map(flat), own.map(flat), within: 0.041, "ttconv, EBU STL")
+    }
+
+    /// What STL's code page lacks is replaced and said; accents travel as ISO 6937's diacritics.
+    @Test func stlSaysWhatItCannotCarry() throws {
+        var unsupported = Set<Character>()
+        #expect(ISO6937.encode("Café ñ ü “ok” €", unsupported: &unsupported) == Array("Caf".utf8) + [0xC2, 0x65, 0x20, 0xC4, 0x6E, 0x20, 0xC8, 0x75, 0x20, 0xAA, 0x6F, 0x6B, 0xBA, 0x20, 0x3F])
+        #expect(unsupported == ["€"])
     }
 }
