@@ -46,7 +46,7 @@ public enum CaptionFiles {
                 return .styled(try SubtitleReader.script(fileAt: url), language: language, title: title, source: url.path)
             case .json, .stl:
                 throw CaptionFilesError.notSubtitles(path: url.path)
-            case .srt, .vtt, .ttml, .ebuTTD, nil:
+            case .srt, .vtt, .ttml, .ebuTTD, .scc, nil:
                 return .text(cues: try SubtitleReader.read(fileAt: url).cues, language: language, title: title, source: url.path)
             }
         } catch let error as SubtitleReadError {

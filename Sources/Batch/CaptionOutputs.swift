@@ -50,6 +50,7 @@ extension CaptionPipeline {
             case .ttml: writer = TTMLWriter(cues: built.cues, transcript: transcript, profile: .imsc11Text, frameRate: fps)
             case .ebuTTD: writer = TTMLWriter(cues: built.cues, transcript: transcript, profile: .ebuTTD, frameRate: fps)
             case .stl: writer = STLWriter(cues: built.cues, transcript: transcript, frameRate: fps)
+            case .scc: writer = SCCWriter(cues: built.cues)
             case .json:
                 let captionSettings = CaptionSettings(profile: profile, framesPerSecond: fps, style: settings.style,
                                                       lowConfidenceThreshold: settings.lowConfidence)
@@ -73,6 +74,9 @@ extension CaptionPipeline {
         }
         warnings += captions.built.splits.filter { $0.reason == .mediaEnd }.map { "cue \($0.cue) \($0.message)" }
         warnings += captions.formatWarnings
+        if settings.formats.contains(.scc), captions.transcript.words.contains(where: { $0.tier == .basic }) {
+            warnings.append("SCC cannot carry the basic-quality flag: the SCC file does not say that some of its captions are the basic tier's")
+        }
         return translation ? warnings.map { TranscriptionNote.translationPrefix + $0 } : warnings
     }
 }

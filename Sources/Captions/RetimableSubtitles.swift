@@ -36,6 +36,9 @@ public struct RetimableSubtitles: Sendable {
         case .ass: entries = Self.assEntries(text, lines: lines)
         case .srt, .vtt, .json, .stl: entries = Self.blockEntries(text, lines: lines, format: document.format)
         case .ttml, .ebuTTD: entries = try Self.ttmlEntries(text)
+        case .scc:
+            // Its times are when each code is sent, not when a cue shows: moving them would need the file written anew.
+            throw SubtitleReadError.malformedEvent(line: 1, reason: "SCC cannot be re-timed in place; convert it (capforge reads it) or give SRT, WebVTT, ASS or TTML")
         }
     }
 
@@ -64,6 +67,7 @@ public struct RetimableSubtitles: Sendable {
         case .vtt: Timecode.milliseconds(milliseconds, mark: ".")
         case .srt, .json, .stl: Timecode.milliseconds(milliseconds, mark: ",")
         case .ttml, .ebuTTD: TTMLWriter.time(milliseconds)
+        case .scc: Timecode.milliseconds(milliseconds, mark: ",")
         }
     }
 

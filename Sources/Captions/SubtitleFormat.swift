@@ -3,8 +3,8 @@ public enum SubtitleFormat: String, Codable, Sendable, CaseIterable {
     case srt, vtt, ass, json
     /// IMSC 1.1 Text (TTML) and EBU-TT-D, for streaming and broadcast delivery.
     case ttml, ebuTTD = "ebu-tt-d"
-    /// EBU STL (written only).
-    case stl
+    /// SCC (CEA-608 pop-on captions, channel 1); EBU STL (written only).
+    case scc, stl
 
     public var fileExtension: String {
         switch self {
@@ -23,6 +23,7 @@ public enum SubtitleFormat: String, Codable, Sendable, CaseIterable {
         case "vtt", "webvtt": self = .vtt
         case "ass", "ssa": self = .ass
         case "ttml", "dfxp", "xml": self = .ttml
+        case "scc": self = .scc
         default: return nil
         }
     }

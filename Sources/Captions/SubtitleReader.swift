@@ -8,7 +8,7 @@ public struct SubtitleDocument: Sendable, Equatable {
     public var cues: [Cue]
 }
 
-/// Reads SRT, WebVTT, ASS and TTML, forgiving the usual damage (BOM, CRLF, missing final newline,
+/// Reads SRT, WebVTT, ASS, TTML and SCC, forgiving the usual damage (BOM, CRLF, missing final newline,
 /// comma or period decimals, out-of-order indices) and failing with a line number otherwise.
 public enum SubtitleReader {
     public static func read(fileAt url: URL) throws -> SubtitleDocument {
@@ -45,6 +45,7 @@ public enum SubtitleReader {
         case .ass: cues = try ASSReader.cues(ASSDocument(lines: lines))
         case .srt, .json, .stl: cues = try SRTReader.cues(lines)
         case .ttml, .ebuTTD: cues = try TTMLReader.cues(Data(text.utf8))
+        case .scc: cues = try SCCReader.read(text)
         }
         return SubtitleDocument(format: format, encoding: encoding, cues: cues.enumerated().sorted {
             ($0.element.start, $0.offset) < ($1.element.start, $1.offset)
@@ -56,6 +57,7 @@ public enum SubtitleReader {
         if first.hasPrefix("WEBVTT") { return .vtt }
         if first.lowercased() == "[script info]" { return .ass }
         if first.hasPrefix("<?xml") || first.hasPrefix("<tt") { return .ttml }
+        if first.hasPrefix("Scenarist_SCC") { return .scc }
         return .srt
     }
 

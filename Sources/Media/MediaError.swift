@@ -9,6 +9,7 @@ public enum MediaError: Error, CustomStringConvertible, Equatable {
     case empty(path: String)
     case unrecognised(path: String, reason: String)
     case noAudio(path: String)
+    case noVideo(path: String)
     case noSuchStream(path: String, index: Int, audioStreams: [Int])
     case unknownLanguage(path: String, requested: String, present: [String])
     case decoderMissing(path: String, codec: String)
@@ -31,6 +32,8 @@ public enum MediaError: Error, CustomStringConvertible, Equatable {
             return "\(path): not a recognisable media file (\(reason)); it may be corrupt or truncated"
         case .noAudio(let path):
             return "\(path): has no audio track, so there is nothing to caption"
+        case .noVideo(let path):
+            return "\(path): has no video track, so there are no shot changes to find"
         case .noSuchStream(let path, let index, let streams):
             let list = streams.map(String.init).joined(separator: ", ")
             return "\(path): stream \(index) is not an audio stream; audio streams: \(list.isEmpty ? "none" : list)"

@@ -5,8 +5,10 @@ import Media
 let probeCommand = Subcommand(
     spec: Command(
         "probe", summary: "Show a media file's container, duration, start offset, audio, video and subtitle streams.",
-        usage: "FILE... [--json]",
-        options: [Option("json", help: "print JSON instead of text"), Option("verbose", short: "v", help: "show library warnings")],
+        usage: "FILE... [--json] [--shots]",
+        options: [Option("json", help: "print JSON instead of text"),
+                  Option("shots", help: "also find the shot changes (decodes the whole video, as ffmpeg's scdet filter at threshold 10)"),
+                  Option("verbose", short: "v", help: "show library warnings")],
         minPositionals: 1)
 ) { args in
     var failed = false
@@ -16,6 +18,14 @@ let probeCommand = Subcommand(
             let probe = try MediaProbe(path: path)
             probes.append(probe)
             if !args.flag("json") { print(describe(probe)) }
+            if args.flag("shots") {
+                let shots = try ShotChangeDetector.detect(path: path)
+                if args.flag("json") {
+                    print(try jsonString(shots))
+                } else {
+                    print("  shot changes (\(shots.changes.count) in \(shots.frames) frames): " + shots.changes.map { String(format: "%.3f", $0) }.joined(separator: ", "))
+                }
+            }
         } catch {
             printError("capforge probe: \(error)")
             failed = true

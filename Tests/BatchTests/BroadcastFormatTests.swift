@@ -49,10 +49,14 @@ import Testing
 
     /// The fixture captioned once in every format asked, in a folder of its own.
     static func captioned(_ fixture: String, formats: String, extra: [String] = []) throws -> URL {
+        try captionedRun(fixture, formats: formats, extra: extra).folder
+    }
+
+    static func captionedRun(_ fixture: String, formats: String, extra: [String] = []) throws -> (folder: URL, stdout: String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("capforge-broadcast-\(UUID().uuidString)")
         let run = try CLI().run(["caption", CLI.fixtures.appendingPathComponent(fixture).path, "--out", folder.path, "--formats", "srt," + formats] + extra)
         try #require(run.status == 0, "\(run.stderr)\(run.stdout)")
-        return folder
+        return (folder, run.stdout)
     }
 
     func expectSame(_ read: [ReadCue], _ own: [ReadCue], within tolerance: Double, _ label: String) {
@@ -115,5 +119,33 @@ import Testing
         var unsupported = Set<Character>()
         #expect(ISO6937.encode("Café ñ ü “ok” €", unsupported: &unsupported) == Array("Caf".utf8) + [0xC2, 0x65, 0x20, 0xC4, 0x6E, 0x20, 0xC8, 0x75, 0x20, 0xAA, 0x6F, 0x6B, 0xBA, 0x20, 0x3F])
         #expect(unsupported == ["€"])
+    }
+
+    /// SCC (CEA-608 pop-on, 29.97 drop-frame) read by ttconv and pycaption: texts equal where the
+    /// 32-column grid kept the lines (compared without line breaks), times to a frame and a half
+    /// (a caption shows when its end-of-caption code arrives, on a frame).
+    @Test func sccReadsBackByTtconvAndPycaption() throws {
+        guard FileManager.default.fileExists(atPath: Self.python) else {
+            Issue.record("the checkers venv is missing: run Scripts/checkers-venv")
+            return
+        }
+        let (folder, said) = try Self.captionedRun("librivox.mp4", formats: "scc", extra: ["--model", "tiny.en"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var own = try Self.srtCues(folder.appendingPathComponent("librivox.en.srt").path)
+        // The first cue starts at 1.0 s, before its 80 characters can be sent (a word a frame):
+        // it shows when loaded, and the run says so.
+        #expect(said.contains("SCC:") && said.contains("late"), "\(said)")
+        let scc = folder.appendingPathComponent("librivox.en.scc").path
+        #expect(try String(contentsOfFile: scc, encoding: .utf8).hasPrefix("Scenarist_SCC V1.0"))
+        let flat = { (cue: ReadCue) in ReadCue(start: cue.start, end: cue.end, text: cue.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")) }
+        let starts = { (cues: [ReadCue]) in cues.map(flat).map { ReadCue(start: $0.start, end: $0.start, text: $0.text) } }
+        let ttconv = try Self.read(scc, with: "ttconv").cues
+        own[0].start = try #require(ttconv.first).start
+        expectSame(ttconv.map(flat), own.map(flat), within: 0.05, "ttconv, SCC")
+        // pycaption lengthens a cue to the next when the gap is short; its starts and texts are compared.
+        expectSame(starts(try Self.read(scc, with: "pycaption").cues), starts(own), within: 0.05, "pycaption, SCC")
+        // Capforge reads its own SCC back too.
+        let lint = try CLI().run(["lint", scc])
+        #expect(lint.stdout.contains("\(own.count) cues, SCC"), "\(lint.stdout)")
     }
 }
