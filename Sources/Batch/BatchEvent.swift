@@ -4,7 +4,7 @@ import Speech
 /// What a batch run reports as it goes; reporters render these for a TTY, a log or a script.
 public enum BatchEvent: Sendable {
     public enum Stage: String, Sendable, Codable {
-        case probe, extract, language, transcribe, captions, write, burn, mux
+        case probe, extract, language, transcribe, shots, captions, write, burn, mux
     }
 
     case batchStarted(files: Int, audioSeconds: Double)

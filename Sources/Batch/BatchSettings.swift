@@ -40,6 +40,9 @@ public struct BatchSettings: Sendable, Codable, Equatable {
     /// `--karaoke`: each word lit as it is said, in the ASS (and so the burn-in) and the WebVTT;
     /// nil when not asked, as `mux`.
     public var karaoke: Bool?
+    /// `--shot-changes`: cues timed to the video's shot changes (found as ffmpeg's scdet finds
+    /// them); nil when not asked.
+    public var shotChanges: Bool?
     /// nil: the notice in the caption language (`QualityNotice`).
     public var noticeText: String?
     /// Words whose calibrated confidence is below this are marked low-confidence.
@@ -111,6 +114,8 @@ public struct FileResult: Sendable, Codable, Equatable {
     public var speech: [SpeechRegion]?
     public var hasVideo: Bool?
     public var marks: [TimelineMark]?
+    /// The video's shot changes (seconds), when cues were timed to them.
+    public var shotChanges: [Double]?
 
     public struct CueMark: Sendable, Codable, Equatable {
         public var start: Double

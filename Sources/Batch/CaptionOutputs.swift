@@ -28,11 +28,13 @@ extension CaptionPipeline {
 
     /// Cues by the profile for the caption language, then every format, each file renamed into place.
     /// `mediaEnd`: where the media ends (`MediaProbe.mediaEnd`), which no cue passes.
-    func write(_ transcript: Transcript, of input: BatchInput, fps: Double?, video: VideoSize, mediaEnd: Double?, policy: OutputPolicy) throws -> WrittenCaptions {
+    /// `shotChanges`: the video's, which the cues are timed to.
+    func write(_ transcript: Transcript, of input: BatchInput, fps: Double?, video: VideoSize, mediaEnd: Double?, shotChanges: [Double]? = nil,
+               policy: OutputPolicy) throws -> WrittenCaptions {
         let language = transcript.language
         let profile = settings.profile(for: language)
         let builder = try CueBuilder(profile: profile, fps: fps, language: language)
-        let built = builder.build(words: transcript.words, mediaEnd: mediaEnd)
+        let built = builder.build(words: transcript.words, mediaEnd: mediaEnd, shotChanges: shotChanges)
         let quality = QualityReport(cues: built.cues, words: transcript.words, rules: builder.rules, lowConfidenceThreshold: settings.lowConfidence)
         let ass = ASSWriter(cues: built.cues, transcript: transcript, video: video, style: style, lowConfidenceThreshold: settings.lowConfidence,
                             noticeText: settings.noticeText ?? QualityNotice.text(for: language), karaoke: settings.karaoke == true)
@@ -63,6 +65,9 @@ extension CaptionPipeline {
         return WrittenCaptions(transcript: transcript, built: built, quality: quality, ass: ass, outputs: outputs, formatWarnings: formatWarnings)
     }
 
+    /// Cues named one by one whose timing to a shot change a harder rule forbade.
+    static let namedShotConflicts = 10
+
     /// What writing a pass's captions did that was not asked for; `translation`: the English
     /// translation of a file that also gets its spoken language's captions.
     func captionWarnings(_ captions: WrittenCaptions, translation: Bool) -> [String] {
@@ -74,6 +79,11 @@ extension CaptionPipeline {
         }
         warnings += captions.built.splits.filter { $0.reason == .mediaEnd }.map { "cue \($0.cue) \($0.message)" }
         warnings += captions.formatWarnings
+        let kept = captions.built.splits.filter { $0.reason == .shotChange }
+        warnings += kept.prefix(Self.namedShotConflicts).map { "cue \($0.cue) \($0.message)" }
+        if kept.count > Self.namedShotConflicts {
+            warnings.append("\(kept.count - Self.namedShotConflicts) more cues kept their times near a shot change (the JSON's splits list them)")
+        }
         if settings.formats.contains(.scc), captions.transcript.words.contains(where: { $0.tier == .basic }) {
             warnings.append("SCC cannot carry the basic-quality flag: the SCC file does not say that some of its captions are the basic tier's")
         }

@@ -180,6 +180,15 @@ public final class CaptionPipeline: Sendable {
                                    name: String(SHA256.hex(of: Data(input.relativePath.utf8)).prefix(24)),
                                    key: "\(settingsKey)-\(identity.headTailSHA256)-\(identity.size)")
         let passes = try file.passes.get()
+        var shots: [Double]?
+        if settings.shotChanges == true, probe.video != nil {
+            emit(.stage(input: input, stage: .shots, fraction: 0))
+            shots = try ShotChangeCache(folder: layout.stateFolder(for: input).appendingPathComponent("shots"))
+                .changes(for: input, identity: identity, cancellation: cancellation).changes
+            result.shotChanges = shots
+        } else if settings.shotChanges == true {
+            result.warnings.append("no video stream: no shot changes to time cues to")
+        }
         var written: [WrittenCaptions] = []
         for (number, pass) in passes.enumerated() {
             emit(.stage(input: input, stage: .transcribe, fraction: 0))
@@ -196,7 +205,8 @@ public final class CaptionPipeline: Sendable {
                 marks += transcript.alignment!.marks
             }
             emit(.stage(input: input, stage: .write, fraction: 0))
-            let captions = try write(transcript, of: input, fps: fps, video: video, mediaEnd: probe.mediaEnd(stream), policy: policy.writing(.captions))
+            let captions = try write(transcript, of: input, fps: fps, video: video, mediaEnd: probe.mediaEnd(stream), shotChanges: shots,
+                                     policy: policy.writing(.captions))
             heard.discardJournal()
             result.outputs += captions.outputs
             result.warnings += captionWarnings(captions, translation: pass.isTranslation && passes.count > 1)

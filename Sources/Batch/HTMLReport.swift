@@ -58,6 +58,7 @@ public enum HTMLReport {
                     + "<span><i class=\"sw\" style=\"background:#1565c0\"></i>heard, not in the transcript</span>" : "")
             + (results.contains { ($0.marks ?? []).contains { $0.kind == .syncMap } }
                 ? "<span><i class=\"sw\" style=\"background:#00838f\"></i>re-timing map: start, splits</span>" : "")
+            + (results.contains { !($0.shotChanges ?? []).isEmpty } ? "<span><i class=\"sw\" style=\"background:#37474f\"></i>shot change (dashed)</span>" : "")
             + " (cue opacity: confidence)</p>\n"
         for (index, r) in results.enumerated() { html += section(r, id: "file-\(index + 1)", folder: folder) }
         return html + script + "</body></html>\n"
@@ -152,6 +153,10 @@ public enum HTMLReport {
             }
             parts.append("<rect class=\"mark \(mark.kind.rawValue)\" x=\"\(x(mark.start))\" y=\"50\" width=\"\(width(mark.start, mark.end))\" height=\"4\" fill=\"\(colour)\"></rect>"
                 + "<path d=\"M\(x(mark.start)) 50 l-5 -7 h10 z\" fill=\"\(colour)\"><title>\(escape(ClockTime.tenths(mark.start))): \(shown(mark.text))</title></path>")
+        }
+        for change in r.shotChanges ?? [] {
+            parts.append("<line class=\"shot\" x1=\"\(x(change))\" y1=\"4\" x2=\"\(x(change))\" y2=\"44\" stroke=\"#37474f\" stroke-width=\"0.6\" stroke-dasharray=\"2 2\">"
+                + "<title>shot change \(escape(ClockTime.tenths(change)))</title></line>")
         }
         parts.append("<line x1=\"0\" y1=\"62\" x2=\"1000\" y2=\"62\" stroke=\"#888\"></line>")
         let step = tickStep(duration)

@@ -14,6 +14,9 @@ public struct CueSplit: Codable, Sendable, Equatable {
         /// The media ended before the cue's minimum duration or reading time: it ends with the
         /// media, and the rule it breaks is counted.
         case mediaEnd = "media-end"
+        /// A shot change was near the cue's in- or out-time, but timing to it would break a
+        /// harder rule: the cue kept its time.
+        case shotChange = "shot-change"
     }
 
     public var reason: Reason

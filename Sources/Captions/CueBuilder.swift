@@ -36,13 +36,19 @@ public struct CueBuilder: Sendable {
 
     /// `mediaEnd`: where the media ends, in seconds (`MediaProbe.mediaEnd`): no cue ends after
     /// it, even where a cue squeezed against it then breaks the profile's rules (reported).
-    public func build(words input: [Word], mediaEnd: Double? = nil) -> CueBuildResult {
+    /// `shotChanges`: the video's shot changes (seconds), which cues are timed to (`ShotTiming`).
+    public func build(words input: [Word], mediaEnd: Double? = nil, shotChanges: [Double]? = nil) -> CueBuildResult {
         var splits: [CueSplit] = []
         let limit = mediaEnd.map { max(0, Int(($0 * 1000).rounded(.down))) }
         let words = prepare(input, mediaEnd: limit, splits: &splits)
         guard !words.isEmpty else { return CueBuildResult(cues: [], splits: splits, violations: []) }
         let segments = segment(words, mediaEnd: limit)
-        let cues = place(segments, of: words, mediaEnd: limit, splits: &splits)
+        var cues = place(segments, of: words, mediaEnd: limit, splits: &splits)
+        if let shotChanges {
+            let timed = ShotTiming(changes: shotChanges, rules: rules).apply(cues)
+            cues = timed.cues
+            splits += timed.kept
+        }
         splits.sort { ($0.cue, $0.time) < ($1.cue, $1.time) }
         return CueBuildResult(cues: cues, splits: splits, violations: rules.violations(in: cues))
     }

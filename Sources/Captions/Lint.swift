@@ -59,9 +59,12 @@ public struct LintVideo: Sendable, Equatable {
     public var claimedFramesPerSecond: Double?
     public var variableFrameRate: Bool
     public var duration: Double?
+    /// Its shot changes (seconds), when they were looked for.
+    public var shotChanges: [Double]?
 
-    public init(name: String, framesPerSecond: Double?, variableFrameRate: Bool = false, duration: Double?) {
+    public init(name: String, framesPerSecond: Double?, variableFrameRate: Bool = false, duration: Double?, shotChanges: [Double]? = nil) {
         self.name = name
+        self.shotChanges = shotChanges
         self.framesPerSecond = FrameTiming.plausible(framesPerSecond)
         self.claimedFramesPerSecond = framesPerSecond
         self.variableFrameRate = variableFrameRate
@@ -96,7 +99,8 @@ public enum Lint {
         // ASS times are centiseconds: a two-frame gap at 24 fps (83.3 ms) can only be written as 80 or 90 ms.
         let format = SubtitleFormat(fileExtension: url.pathExtension)
         let rules = try CueRules(profile: profile, framesPerSecond: fps ?? video?.framesPerSecond, resolution: format == .ass ? 10 : 1)
-        var checker = CueChecker(rules: rules, breakRules: BreakRules.forLanguage(language), videoEnd: video?.duration, listing: listing)
+        var checker = CueChecker(rules: rules, breakRules: BreakRules.forLanguage(language), videoEnd: video?.duration, listing: listing,
+                                 shots: video?.shotChanges.map { ShotTiming(changes: $0, rules: rules) })
         let read = try SubtitleReader.forEachCue(fileAt: url) { checker.add($0) }
         checker.finish()
         return LintReport(file: url, format: read.format, encoding: read.encoding, cueCount: checker.count, profile: profile, video: video,
@@ -111,6 +115,7 @@ public enum Lint {
         let breakRules: BreakRules?
         let videoEnd: Double?
         let listing: Int?
+        let shots: ShotTiming?
         private(set) var count = 0
         private(set) var violations: [LintViolation] = []
         private(set) var counts: [LintRule: Int] = [:]
@@ -119,11 +124,12 @@ public enum Lint {
         private var previous: Cue?
         private var repeats = QualityReport.RepeatRun()
 
-        init(rules: CueRules, breakRules: BreakRules?, videoEnd: Double?, listing: Int?) {
+        init(rules: CueRules, breakRules: BreakRules?, videoEnd: Double?, listing: Int?, shots: ShotTiming? = nil) {
             self.rules = rules
             self.breakRules = breakRules
             self.videoEnd = videoEnd
             self.listing = listing
+            self.shots = shots
         }
 
         mutating func add(_ cue: Cue) {
@@ -158,6 +164,7 @@ public enum Lint {
             if let videoEnd, let beyond = Lint.beyond(duration: videoEnd, cue: cue, frameMs: 1000 / rules.timing.framesPerSecond) {
                 found.append((.beyondVideo, beyond))
             }
+            found += (shots?.problems(cue) ?? []).map { (.shotChange, $0) }
             for (rule, message) in found { record(rule, cue, number: number, message) }
         }
 

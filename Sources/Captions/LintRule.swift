@@ -14,6 +14,8 @@ public enum LintRule: String, Codable, Sendable, CaseIterable, Comparable {
     case beyondVideo = "beyond-video"
     /// A cue that starts before the one before it in the file (read in file order, not sorted).
     case outOfOrder = "out-of-order"
+    /// Only with the video's shot changes known: a cue starting or ending 1–11 frames from one.
+    case shotChange = "shot-change"
 
     public static func < (lhs: LintRule, rhs: LintRule) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

@@ -15,6 +15,7 @@ private let batchOptions: [Option] = [
     Option("also-original", help: "with --translate, also write the captions in the spoken language"),
     Option("transcript", value: "FILE", help: "caption one input from this transcript (text): its words exactly as written, timed from the audio; passages not heard are left out and named, speech it lacks is named"),
     Option("transcript-beside", help: "caption each input NAME.ext from the transcript NAME.txt beside it (as --transcript); an input without one is captioned from what is heard"),
+    Option("shot-changes", help: "time cues to the video's shot changes (found as ffmpeg's scdet filter finds them, decoding the video once; kept per file): an in-time within 12 frames of a change moves onto it, an out-time ends 2 frames before it, unless a harder rule forbids it (said)"),
     Option("karaoke", help: "light each word as it is said: ASS \\kf sweeps (burned in with --burn) and WebVTT word timestamps; replaces the low-confidence colour in the ASS"),
     Option("profile", value: "auto|NAME|FILE", help: "caption rules (default auto: by the caption language, netflix-fr, netflix-ja, …, else netflix-en); bbc, dcmp, any built-in name, or a JSON profile file"),
     Option("style", value: "NAME", help: "ASS style from Styles/: default, large, top"),
@@ -152,6 +153,7 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
         throw UsageError.invalidValue(option: "also-original", value: "", reason: "it goes with --translate")
     }
     if args.flag("karaoke") { settings.karaoke = true }
+    if args.flag("shot-changes") { settings.shotChanges = true }
     settings.transcript = try transcriptOption(args)
     if settings.transcript != nil, settings.translate == true {
         throw UsageError.invalidValue(option: "translate", value: "", reason: "a transcript's words are captioned as written; translate the transcript instead")
