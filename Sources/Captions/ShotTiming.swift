@@ -60,7 +60,8 @@ public struct ShotTiming: Sendable {
         for index in cues.indices {
             let required = rules.requiredDuration(lines: cues[index].lines)
             if let change = nearest(cues[index].end), abs(change - endLead - cues[index].end) > onFrame {
-                let end = change - endLead
+                // Two frames, or the profile's gap where that is more (the next cue may start on the change).
+                let end = change - max(endLead, gap)
                 let nextStart = index + 1 < cues.count ? cues[index + 1].start : Int.max
                 let duration = end - cues[index].start
                 if duration < required {
