@@ -62,7 +62,7 @@ public enum CaptionFilesError: Error, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .notSubtitles(let path): return "\(path): Capforge's JSON holds the words, not a subtitle track; give the SRT, WebVTT or ASS file"
+        case .notSubtitles(let path): return "\(path): Capforge's JSON holds the words, not a subtitle track; give the SRT, WebVTT, ASS, TTML or SCC file"
         case .unreadable(let path, let reason): return "\(path): \(reason)"
         }
     }

@@ -10,7 +10,7 @@ public enum SubtitleReadError: Error, CustomStringConvertible, Equatable {
 
     public var description: String {
         switch self {
-        case .binary: return "this is not a text file (it contains NUL bytes); pass an SRT, WebVTT or ASS file"
+        case .binary: return "this is not a text file (it contains NUL bytes); pass an SRT, WebVTT, ASS, TTML or SCC file"
         case .undecodable(let reason): return "the text encoding is not recognised (\(reason)); convert the file to UTF-8"
         case .missingHeader(let format, let expected): return "not a valid \(format) file: it must start with \(expected)"
         case .malformedTiming(let line, let text): return "line \(line): cannot read the timing \"\(text.prefix(80))\""

@@ -8,7 +8,7 @@ import Media
 
 let burnCommand = Subcommand(
     spec: Command(
-        "burn", summary: "Burn captions into a copy of a video: a subtitle file (SRT, WebVTT or ASS), or the captions Capforge made for it.",
+        "burn", summary: "Burn captions into a copy of a video: a subtitle file (SRT, WebVTT, ASS, TTML or SCC), or the captions Capforge made for it.",
         usage: "VIDEO [--subs FILE] [--out OUT] [OPTIONS]",
         options: [
             Option("subs", value: "FILE", help: "subtitles to burn (default: the <name>.<lang>.ass Capforge wrote beside the video)"),

@@ -6,7 +6,7 @@ import Media
 
 let lintCommand = Subcommand(
     spec: Command(
-        "lint", summary: "Check SRT, WebVTT or ASS files from any tool against a caption profile; exit 1 on any violation.",
+        "lint", summary: "Check SRT, WebVTT, ASS, TTML or SCC files from any tool against a caption profile; exit 1 on any violation.",
         usage: "FILE... [--video VIDEO] [--profile NAME|FILE] [--fps N]",
         options: [Option("profile", value: "auto|NAME|FILE", help: "default auto: the rules for the language the file's name gives (talk.ja.srt), else netflix-en; bbc, dcmp, any built-in name, or a JSON profile file"),
                   Option("video", value: "VIDEO", help: "the video the captions are for: its frame rate, duration and shot changes (cues should start on a change, or end 2 frames before one, not 1-11 frames off; default: the video of the same name beside each file)"),
