@@ -56,10 +56,10 @@ public struct SCCWriter: TextSubtitleWriter {
         let lines = cue.lines.flatMap { $0.split(whereSeparator: \.isNewline) }
             .map { carried(String($0), cue: name, report: &report) }
             .filter { !$0.isEmpty }
-        var rows = lines.flatMap(wrap)
+        var rows = LineWrap.wrap(lines, columns: CEA608.columns)
         if rows.count > maxRows {
             // Wrapping the text as one paragraph may use fewer rows than wrapping each line.
-            let reflowed = wrap(lines.joined(separator: " "))
+            let reflowed = LineWrap.wrap([lines.joined(separator: " ")], columns: CEA608.columns)
             if reflowed.count < rows.count { rows = reflowed }
         }
         if rows != lines { notes.rewrapped.add("\(name), \(lines.count) line(s), the longest \(lines.map(\.count).max() ?? 0) characters") }
@@ -100,28 +100,6 @@ public struct SCCWriter: TextSubtitleWriter {
         let scalars = String(character).decomposedStringWithCanonicalMapping.unicodeScalars
         if scalars.count > 1, let base = scalars.first, CEA608.glyphs[Character(base)] != nil { return String(base) }
         return ""
-    }
-
-    /// `line` broken at spaces into rows of at most 32 columns; a longer word is cut.
-    private static func wrap(_ line: String) -> [String] {
-        guard line.count > CEA608.columns else { return [line] }
-        var rows: [String] = []
-        var row = ""
-        for word in line.split(separator: " ") {
-            if !row.isEmpty && row.count + 1 + word.count <= CEA608.columns {
-                row += " " + word
-                continue
-            }
-            if !row.isEmpty { rows.append(row) }
-            var rest = word
-            while rest.count > CEA608.columns {
-                rows.append(String(rest.prefix(CEA608.columns)))
-                rest = rest.dropFirst(CEA608.columns)
-            }
-            row = String(rest)
-        }
-        if !row.isEmpty { rows.append(row) }
-        return rows
     }
 
     // MARK: Codes
