@@ -29,51 +29,77 @@ public enum TranscriptAligner {
     /// The result has the transcript's words, each with the tier of the words it was timed by,
     /// and `alignment` saying how they matched.
     public static func align(_ written: WrittenTranscript, source: String, to heard: Transcript, speech: [TimeSpan]) -> Transcript {
-        let w = Tokenized(written.words.map(\.text))
-        let h = Tokenized(heard.words.map(\.text))
-        let exact = TextMatching.commonSubsequence(w.tokens, h.tokens)
-        let pairs = withNearMatches(TextMatching.inRuns(exact).map { exact[$0] }, w, h)
-
-        // Each written word's matched heard tokens.
-        var matched = [ClosedRange<Int>?](repeating: nil, count: written.words.count)
-        for (a, b) in pairs {
-            let owner = w.owner[a]
-            matched[owner] = matched[owner].map { $0.lowerBound...b } ?? b...b
-        }
-        var times = [TimeSpan?](repeating: nil, count: written.words.count)
-        var tiers = [(Tier, String)?](repeating: nil, count: written.words.count)
-        for (index, range) in matched.enumerated() {
-            guard let range else { continue }
-            times[index] = TimeSpan(start: h.start(of: range.lowerBound, in: heard.words), end: h.end(of: range.upperBound, in: heard.words))
-            let word = heard.words[h.owner[range.lowerBound]]
-            tiers[index] = (word.tier, word.engine)
-        }
-
-        var notHeard: [TranscriptAlignment.Passage] = []
-        var notInTranscript: [TranscriptAlignment.Passage] = []
-        var estimated: [TranscriptAlignment.Passage] = []
-        var timedBetween = 0
-        let anchors = matched.indices.filter { matched[$0] != nil }
-        let heardStarts = heard.words.map(\.start)
-        /// The heard word starting nearest `time`: its tier and engine time a placed word.
-        func nearest(_ time: Double) -> (Tier, String)? {
-            let after = partitionPoint(heardStarts) { $0 >= time }
-            let candidates = [after - 1, after].filter { heard.words.indices.contains($0) }
-            return candidates.min { abs(heardStarts[$0] - time) < abs(heardStarts[$1] - time) }.map { (heard.words[$0].tier, heard.words[$0].engine) }
-        }
+        var work = Work(written: written, heard: heard, speech: speech)
+        let anchors = work.matchWords()
         for gap in 0...anchors.count {
-            let before = gap > 0 ? anchors[gap - 1] : nil, after = gap < anchors.count ? anchors[gap] : nil
+            work.fill(after: gap > 0 ? anchors[gap - 1] : nil, before: gap < anchors.count ? anchors[gap] : nil)
+        }
+        var result = heard
+        result.words = work.words()
+        result.alignment = TranscriptAlignment(source: source, words: written.words.count, matched: anchors.count, timedBetween: work.timedBetween,
+                                               notHeard: work.notHeard, estimated: work.estimated, notInTranscript: work.notInTranscript)
+        return result
+    }
+
+    /// The alignment under way: each written word's time and the tier that timed it, and the
+    /// passages found along the way.
+    struct Work {
+        let written: WrittenTranscript
+        let heard: Transcript
+        let speech: [TimeSpan]
+        let w: Tokenized, h: Tokenized
+        /// Each written word's matched heard tokens.
+        var matched: [ClosedRange<Int>?]
+        var times: [TimeSpan?]
+        var tiers: [(Tier, String)?]
+        var notHeard: [TranscriptAlignment.Passage] = []
+        var estimated: [TranscriptAlignment.Passage] = []
+        var notInTranscript: [TranscriptAlignment.Passage] = []
+        var timedBetween = 0
+        private let heardStarts: [Double]
+
+        init(written: WrittenTranscript, heard: Transcript, speech: [TimeSpan]) {
+            self.written = written
+            self.heard = heard
+            self.speech = speech
+            w = Tokenized(written.words.map(\.text))
+            h = Tokenized(heard.words.map(\.text))
+            matched = Array(repeating: nil, count: written.words.count)
+            times = Array(repeating: nil, count: written.words.count)
+            tiers = Array(repeating: nil, count: written.words.count)
+            heardStarts = heard.words.map(\.start)
+        }
+
+        /// Exact matches in runs, then near ones between them; each matched word takes its heard
+        /// tokens' time. The matched words' indices, in order.
+        mutating func matchWords() -> [Int] {
+            let exact = TextMatching.commonSubsequence(w.tokens, h.tokens)
+            for (a, b) in withNearMatches(TextMatching.inRuns(exact).map { exact[$0] }, w, h) {
+                let owner = w.owner[a]
+                matched[owner] = matched[owner].map { $0.lowerBound...b } ?? b...b
+            }
+            for (index, range) in matched.enumerated() {
+                guard let range else { continue }
+                times[index] = TimeSpan(start: h.start(of: range.lowerBound, in: heard.words), end: h.end(of: range.upperBound, in: heard.words))
+                let word = heard.words[h.owner[range.lowerBound]]
+                tiers[index] = (word.tier, word.engine)
+            }
+            return matched.indices.filter { matched[$0] != nil }
+        }
+
+        /// The written words between two matched ones (or an end): timed by the speech there, or
+        /// found not heard; heard words there that no written word took are not in the transcript.
+        mutating func fill(after before: Int?, before after: Int?) {
             let writtenGap = (before.map { $0 + 1 } ?? 0)..<(after ?? written.words.count)
             let heardTokens = (before.map { matched[$0]!.upperBound + 1 } ?? 0)..<(after.map { matched[$0]!.lowerBound } ?? h.tokens.count)
             // Heard words wholly between the matches.
-            let heardGap = heardTokens.isEmpty ? [] : Array(Set(heardTokens.map { h.owner[$0] })).sorted().filter { index in
-                h.tokenRange(of: index).allSatisfy(heardTokens.contains)
-            }
-            let window = TimeSpan(start: before.map { times[$0]!.end } ?? 0, end: after.map { times[$0]!.start } ?? max(heard.duration, heard.words.last?.end ?? 0))
-            let unheardWords = heardGap.map { heard.words[$0] }
-            if writtenGap.isEmpty {
+            let unheardWords = heardTokens.isEmpty ? [] : Array(Set(heardTokens.map { h.owner[$0] })).sorted()
+                .filter { h.tokenRange(of: $0).allSatisfy(heardTokens.contains) }.map { heard.words[$0] }
+            let window = TimeSpan(start: before.map { times[$0]!.end } ?? 0,
+                                  end: after.map { times[$0]!.start } ?? max(heard.duration, heard.words.last?.end ?? 0))
+            guard !writtenGap.isEmpty else {
                 if unheardWords.count >= 2 { notInTranscript.append(passage(of: unheardWords)) }
-                continue
+                return
             }
             let differentText = unheardWords.count >= differentTextWords && writtenGap.count >= differentTextWords
                 && unheardWords.allSatisfy { $0.tier == .modern }
@@ -89,17 +115,9 @@ public enum TranscriptAligner {
             // A recogniser drops a few words (overlapping voices, a quick aside) more often than
             // a transcript holds a few never said: a short passage is kept, said to be estimated.
             let short = spoken.count < shortestUnheardPassage
-            let kept = fits || short ? Array(writtenGap) : writtenGap.filter { written.words[$0].isDescription }
-            if !kept.isEmpty {
-                let over = fits ? available : available.isEmpty ? [window] : available
-                let placed = place(kept.map { sayingWeight(written.words[$0].text) }, over: over)
-                for (offset, index) in kept.enumerated() {
-                    times[index] = placed[offset]
-                    tiers[index] = nearest(placed[offset].start)
-                }
-                timedBetween += kept.count
-            }
-            guard !fits, !spoken.isEmpty else { continue }
+            place(fits || short ? Array(writtenGap) : writtenGap.filter { written.words[$0].isDescription },
+                  over: fits ? available : available.isEmpty ? [window] : available)
+            guard !fits, !spoken.isEmpty else { return }
             let words = spoken.map { written.words[$0] }
             let unheard = TranscriptAlignment.Passage(text: joined(words.map(\.text)), words: words.count, line: words[0].line,
                                                       start: window.start, end: max(window.start, window.end))
@@ -111,21 +129,35 @@ public enum TranscriptAligner {
             }
         }
 
-        var words: [Word] = []
-        for (index, word) in written.words.enumerated() {
-            guard var time = times[index] else { continue }
-            // Matches are in order; a recogniser's overlapping times must not reorder the text.
-            if let last = words.last { time.start = max(time.start, last.start) }
-            time.end = max(time.end, time.start + 0.01)
-            let (tier, engine) = tiers[index] ?? (heard.words.first?.tier ?? .modern, heard.words.first?.engine ?? "transcript")
-            // The text is the user's, not a guess: nothing in it is low-confidence.
-            words.append(Word(text: word.text, start: time.start, end: time.end, confidence: 1, calibratedConfidence: 1, tier: tier, engine: engine))
+        /// `indices`' words timed in turn over `spans`, by length, each with the tier and engine
+        /// of the heard word starting nearest it.
+        private mutating func place(_ indices: [Int], over spans: [TimeSpan]) {
+            guard !indices.isEmpty else { return }
+            let placed = TranscriptAligner.place(indices.map { sayingWeight(written.words[$0].text) }, over: spans)
+            for (offset, index) in indices.enumerated() {
+                times[index] = placed[offset]
+                let after = partitionPoint(heardStarts) { $0 >= placed[offset].start }
+                tiers[index] = [after - 1, after].filter { heard.words.indices.contains($0) }
+                    .min { abs(heardStarts[$0] - placed[offset].start) < abs(heardStarts[$1] - placed[offset].start) }
+                    .map { (heard.words[$0].tier, heard.words[$0].engine) }
+            }
+            timedBetween += indices.count
         }
-        var result = heard
-        result.words = words
-        result.alignment = TranscriptAlignment(source: source, words: written.words.count, matched: anchors.count, timedBetween: timedBetween,
-                                               notHeard: notHeard, estimated: estimated, notInTranscript: notInTranscript)
-        return result
+
+        /// The written words with their times, in order.
+        func words() -> [Word] {
+            var words: [Word] = []
+            for (index, word) in written.words.enumerated() {
+                guard var time = times[index] else { continue }
+                // Matches are in order; a recogniser's overlapping times must not reorder the text.
+                if let last = words.last { time.start = max(time.start, last.start) }
+                time.end = max(time.end, time.start + 0.01)
+                let (tier, engine) = tiers[index] ?? (heard.words.first?.tier ?? .modern, heard.words.first?.engine ?? "transcript")
+                // The text is the user's, not a guess: nothing in it is low-confidence.
+                words.append(Word(text: word.text, start: time.start, end: time.end, confidence: 1, calibratedConfidence: 1, tier: tier, engine: engine))
+            }
+            return words
+        }
     }
 
     /// How long a word takes to say, in Latin characters (a space after it included).
