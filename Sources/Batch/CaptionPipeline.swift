@@ -80,11 +80,8 @@ public final class CaptionPipeline: Sendable {
         var identity: InputIdentity?
         var key = settingsKey
         do {
-            let given = try settings.transcript.flatMap { try GivenTranscript.read($0, for: input) }
+            let given = try transcript(for: input, warnings: &result.warnings)
             key = self.key(for: given)
-            if settings.transcript == .beside, given == nil {
-                result.warnings.append("no \(GivenTranscript.location(.beside, for: input).lastPathComponent) beside it: the captions hold what was heard")
-            }
             emit(.stage(input: input, stage: .probe, fraction: 0))
             let probe = try known ?? MediaProbe(path: input.url.path)
             let fileIdentity = try InputIdentity(of: input.url)
@@ -156,6 +153,17 @@ public final class CaptionPipeline: Sendable {
         layout.subtitled(for: input, extension: SubtitleMux.outputExtension(for: input.url, container: probe.container))
     }
 
+    /// The transcript the input's captions are made from, when one is asked for; nil (said)
+    /// when `--transcript-beside` finds none.
+    private func transcript(for input: BatchInput, warnings: inout [String]) throws -> GivenTranscript? {
+        guard let choice = settings.transcript else { return nil }
+        let given = try GivenTranscript.read(choice, for: input)
+        if given == nil {
+            warnings.append("no \(GivenTranscript.location(choice, for: input).lastPathComponent) beside it: the captions hold what was heard")
+        }
+        return given
+    }
+
     /// The manifest's key for a file: the settings', and the given transcript's digest when
     /// transcripts are asked for ("none" where `--transcript-beside` found none).
     func key(for given: GivenTranscript?) -> String {
@@ -180,15 +188,7 @@ public final class CaptionPipeline: Sendable {
                                    name: String(SHA256.hex(of: Data(input.relativePath.utf8)).prefix(24)),
                                    key: "\(settingsKey)-\(identity.headTailSHA256)-\(identity.size)")
         let passes = try file.passes.get()
-        var shots: [Double]?
-        if settings.shotChanges == true, probe.video != nil {
-            emit(.stage(input: input, stage: .shots, fraction: 0))
-            shots = try ShotChangeCache(folder: layout.stateFolder(for: input).appendingPathComponent("shots"))
-                .changes(for: input, identity: identity, cancellation: cancellation).changes
-            result.shotChanges = shots
-        } else if settings.shotChanges == true {
-            result.warnings.append("no video stream: no shot changes to time cues to")
-        }
+        let shots = try shotChanges(of: input, identity: identity, probe: probe, into: &result, cancellation: cancellation, emit: emit)
         var written: [WrittenCaptions] = []
         for (number, pass) in passes.enumerated() {
             emit(.stage(input: input, stage: .transcribe, fraction: 0))
@@ -196,14 +196,7 @@ public final class CaptionPipeline: Sendable {
                 emit(.chunk(input: input, progress: progress))
             }
             emit(.stage(input: input, stage: .captions, fraction: 0))
-            var transcript = heard.transcript
-            if let given {
-                // Where speech starts and ends, not the recogniser's context-padded regions.
-                let speech = try transcription.speechForTiming(audio).map { TimeSpan(start: $0.start, end: $0.end) }
-                transcript = try given.align(to: transcript, speech: speech)
-                result.warnings += transcript.alignment!.warnings(tier: transcript.tier)
-                marks += transcript.alignment!.marks
-            }
+            let transcript = try given.map { try aligned($0, to: heard.transcript, audio: audio, into: &result, marks: &marks) } ?? heard.transcript
             emit(.stage(input: input, stage: .write, fraction: 0))
             let captions = try write(transcript, of: input, fps: fps, video: video, mediaEnd: probe.mediaEnd(stream), shotChanges: shots,
                                      policy: policy.writing(.captions))
@@ -216,6 +209,34 @@ public final class CaptionPipeline: Sendable {
             written.append(captions)
         }
         return written
+    }
+
+    /// The video's shot changes when cues are to be timed to them (found once per file and
+    /// kept); nil when not asked, or when there is no picture (said).
+    private func shotChanges(of input: BatchInput, identity: InputIdentity, probe: MediaProbe, into result: inout FileResult,
+                             cancellation: Cancellation, emit: (BatchEvent) -> Void) throws -> [Double]? {
+        guard settings.shotChanges == true else { return nil }
+        guard probe.video != nil else {
+            result.warnings.append("no video stream: no shot changes to time cues to")
+            return nil
+        }
+        emit(.stage(input: input, stage: .shots, fraction: 0))
+        let shots = try ShotChangeCache(folder: layout.stateFolder(for: input).appendingPathComponent("shots"))
+            .changes(for: input, identity: identity, cancellation: cancellation).changes
+        result.shotChanges = shots
+        return shots
+    }
+
+    /// The given transcript's words timed from what was heard; what it lacks or the audio lacks
+    /// goes into `result`'s warnings and `marks`.
+    private func aligned(_ given: GivenTranscript, to heard: Transcript, audio: any AudioSource, into result: inout FileResult,
+                         marks: inout [TimelineMark]) throws -> Transcript {
+        // Where speech starts and ends, not the recogniser's context-padded regions.
+        let speech = try transcription.speechForTiming(audio).map { TimeSpan(start: $0.start, end: $0.end) }
+        let transcript = try given.align(to: heard, speech: speech)
+        result.warnings += transcript.alignment!.warnings(tier: transcript.tier)
+        marks += transcript.alignment!.marks
+        return transcript
     }
 
     /// The burn-in and the subtitled copy asked for, made by `finish`; a file without a picture
