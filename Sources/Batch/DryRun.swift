@@ -81,6 +81,7 @@ public enum DryRun {
             if !skipped { total += estimate }
             let current = skipped ? "  (current: would be skipped)" : pipeline.currentResult(input) != nil ? "  (current, redone: --force)" : ""
             lines.append("\(Format.terminalSafe(input.relativePath)): \(probe.duration.map(ClockTime.seconds) ?? "?"), language \(language), tier \(tier), about \(Format.seconds(estimate))\(current)")
+            if let choice = pipeline.settings.transcript { lines.append("  " + transcriptLine(choice, for: input)) }
             if probe.durationClaim.isContradicted { lines.append("  warning: \(probe.durationClaim); the estimate is a guess from what the file holds, until its audio is decoded") }
         }
         let basis = anyMeasured ? "from this machine's history"
@@ -88,5 +89,16 @@ public enum DryRun {
             : "no history yet: \(probed.joined(separator: ", ")) timed on 30 s of the first of its files"
         lines.append("\(inputs.count) file(s), estimated \(ClockTime.seconds(total)) of work (\(basis))")
         return lines.joined(separator: "\n")
+    }
+
+    /// Which transcript a file's captions will hold, or why none.
+    static func transcriptLine(_ choice: TranscriptChoice, for input: BatchInput) -> String {
+        let name = Format.terminalSafe(GivenTranscript.location(choice, for: input).path)
+        do {
+            guard let given = try GivenTranscript.read(choice, for: input) else { return "no \(name): captioned from what is heard" }
+            return "transcript \(name): its \(given.text.words.count) words, timed from the audio"
+        } catch {
+            return "transcript \(name) cannot be used, so the file will fail: \(Format.terminalSafe("\(error)"))"
+        }
     }
 }

@@ -145,6 +145,10 @@ import Testing
         try FileManager.default.copyItem(atPath: CLI.fixtures.appendingPathComponent("librivox-0870.txt").path, toPath: scene.path("librivox-0870.txt"))
         _ = try scene.write("librivox-0890.txt", String(repeating: "Entirely different words about gardening tomatoes in the spring rain. ", count: 4))
         try FileManager.default.createDirectory(atPath: scene.path("librivox-0920.txt"), withIntermediateDirectories: false)
+        // The plan says which transcript each file gets, before anything is heard.
+        let plan = try CLI().run(["caption", scene.folder.path, "--transcript-beside", "--model", "tiny.en", "--dry-run"])
+        #expect(plan.stdout.contains("librivox-0870.txt: its 22 words, timed from the audio") && plan.stdout.contains("librivox-0930.txt: captioned from what is heard")
+            && plan.stdout.contains("librivox-0920.txt cannot be used, so the file will fail"), "\(plan.stdout)")
         let run = try CLI().run(["caption", scene.folder.path, "--transcript-beside", "--model", "tiny.en", "--formats", "srt"])
         #expect(run.status == 1, "\(run.stdout)")
         #expect(run.stdout.contains("does not match the speech"), "\(run.stdout)")
