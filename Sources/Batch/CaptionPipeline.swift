@@ -212,7 +212,7 @@ public final class CaptionPipeline: Sendable {
     }
 
     /// The video's shot changes when cues are to be timed to them (found once per file and
-    /// kept); nil when not asked, or when there is no picture (said).
+    /// kept); nil when not asked, or when there is no picture or it cannot be decoded (said).
     private func shotChanges(of input: BatchInput, identity: InputIdentity, probe: MediaProbe, into result: inout FileResult,
                              cancellation: Cancellation, emit: (BatchEvent) -> Void) throws -> [Double]? {
         guard settings.shotChanges == true else { return nil }
@@ -221,10 +221,16 @@ public final class CaptionPipeline: Sendable {
             return nil
         }
         emit(.stage(input: input, stage: .shots, fraction: 0))
-        let shots = try ShotChangeCache(folder: layout.stateFolder(for: input).appendingPathComponent("shots"))
-            .changes(for: input, identity: identity, cancellation: cancellation).changes
-        result.shotChanges = shots
-        return shots
+        do {
+            let shots = try ShotChangeCache(folder: layout.stateFolder(for: input).appendingPathComponent("shots"))
+                .changes(for: input, identity: identity, cancellation: cancellation).changes
+            result.shotChanges = shots
+            return shots
+        } catch let error where !(error is Cancelled) && !cancellation.isCancelled {
+            // The picture is not the captions: they are written, timed to the speech alone.
+            result.warnings.append("the shot changes could not be found (\(error)): cues are timed to the speech alone")
+            return nil
+        }
     }
 
     /// The given transcript's words timed from what was heard; what it lacks or the audio lacks
