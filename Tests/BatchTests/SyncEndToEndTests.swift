@@ -151,6 +151,10 @@ import Testing
         _ = try scene.write("two_cities.en.srt", Self.moved(original) { $0 + 1.7 })
         _ = try scene.write("two_cities.broken.srt", "1\n00:00:01,000 --> nonsense\n")
         _ = try scene.write("unrelated.srt", original)
+        // A FIFO where a subtitle file should be, and a copy in the way that Capforge did not write.
+        #expect(mkfifo(scene.path("two_cities.pipe.srt"), 0o644) == 0)
+        _ = try scene.write("two_cities.de.srt", Self.moved(original) { $0 + 1.7 })
+        _ = try scene.write("two_cities.de.synced.srt", "a hand-made file\n")
         // Captions Capforge writes beside the video are its own, not a copy's subtitles.
         let captioned = try CLI().run(["caption", scene.path("two_cities.webm"), "--model", "tiny.en", "--formats", "vtt"])
         try #require(captioned.status == 0, "\(captioned.stderr)")
@@ -163,11 +167,14 @@ import Testing
         #expect(run.stdout.contains("two_cities.en.srt → two_cities.en.synced.srt: 10 of 10 cues re-timed") && run.stdout.contains("offset -1.700 s"), "\(run.stdout)")
         #expect(run.stdout.contains("two_cities.broken.srt: FAILED"), "\(run.stdout)")
         #expect(!run.stdout.contains("two_cities.en.vtt") && !run.stdout.contains("unrelated"), "\(run.stdout)")
-        #expect(run.stdout.contains("1 subtitle file(s) re-timed, 0 skipped (current), 1 failed, for 1 of 2 file(s)"), "\(run.stdout)")
+        #expect(run.stdout.contains("two_cities.pipe.srt: FAILED") && run.stdout.contains("is a FIFO"), "\(run.stdout)")
+        #expect(run.stdout.contains("two_cities.de.srt: FAILED") && run.stdout.contains("two_cities.de.synced.srt"), "\(run.stdout)")
+        #expect(try String(contentsOfFile: scene.path("two_cities.de.synced.srt"), encoding: .utf8) == "a hand-made file\n")
+        #expect(run.stdout.contains("1 subtitle file(s) re-timed, 0 skipped (current), 3 failed, for 1 of 2 file(s)"), "\(run.stdout)")
         let synced = try String(contentsOfFile: scene.path("two_cities.en.synced.srt"), encoding: .utf8)
         #expect(Self.startErrors(synced, original).max()! <= 0.1)
         #expect(!FileManager.default.fileExists(atPath: scene.path("unrelated.synced.srt")) && !FileManager.default.fileExists(atPath: scene.path("two_cities.en.synced.vtt")))
-        try FileManager.default.removeItem(atPath: scene.path("two_cities.broken.srt"))
+        for name in ["two_cities.broken.srt", "two_cities.pipe.srt", "two_cities.de.srt"] { try FileManager.default.removeItem(atPath: scene.path(name)) }
         let again = try CLI().run(["caption", scene.folder.path, "--sync", "--model", "tiny.en"])
         #expect(again.status == 0 && again.stdout.contains("0 subtitle file(s) re-timed, 1 skipped (current)"), "\(again.stdout)")
         let refused = try CLI().run(["caption", scene.folder.path, "--sync", "--burn"])
