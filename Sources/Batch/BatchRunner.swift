@@ -41,7 +41,7 @@ public struct BatchRunner {
         let protected = Set(inputs.compactMap { FileID(path: $0.url.path) })
         var swept = Set<URL>()
         let speedVariant = SpeedHistory.variant(of: pipeline.settings)
-        let speedFolder = UserState.folder()
+        let speedFolder = StateFolder.user()
         for (index, input) in inputs.enumerated() {
             if cancellation.isCancelled || state.interrupted { state.interrupted = true; break }
             state.emit(.fileStarted(index: index, total: inputs.count, input: input, duration: durations[index]))
@@ -124,7 +124,7 @@ private final class RunState: Sendable {
 
     /// `history`: the folder whose speed history the file's time goes to, and the way it
     /// was recognised; nil for a file not recognised now.
-    func finish(_ index: Int, _ result: FileResult, history speed: (stateFolder: URL, variant: String)?) {
+    func finish(_ index: Int, _ result: FileResult, history speed: (stateFolder: StateFolder, variant: String)?) {
         shared.withLock {
             if let (stateFolder, variant) = speed, result.status == .done {
                 var history = SpeedHistory.load(stateFolder: stateFolder)

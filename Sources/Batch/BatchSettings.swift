@@ -117,6 +117,17 @@ public struct FileResult: Sendable, Codable, Equatable {
     /// The video's shot changes (seconds), when cues were timed to them.
     public var shotChanges: [Double]?
 
+    /// Whether a result read back from a manifest (which may be damaged or planted) holds only
+    /// what a run records: times on a timeline, shares within 0...1, no negative count.
+    var isPlausible: Bool {
+        let spans = cueMarks.map { ($0.start, $0.end) } + chunks.map { ($0.start, $0.end) } + (speech ?? []).map { ($0.start, $0.end) }
+            + (marks ?? []).map { ($0.start, $0.end) }
+        let times = spans.flatMap { [$0.0, $0.1] } + (shotChanges ?? []) + [duration ?? 0, seconds] + (speech ?? []).flatMap(\.pauses)
+        let shares = [basicShare, lowConfidenceShare].compactMap { $0 } + cueMarks.compactMap(\.score)
+        return times.allSatisfy(MediaTime.isPlausible(seconds:)) && spans.allSatisfy { $0.0 <= $0.1 }
+            && shares.allSatisfy { (0.0...1.0).contains($0) } && [words, cues, violations].allSatisfy { ($0 ?? 0) >= 0 }
+    }
+
     public struct CueMark: Sendable, Codable, Equatable {
         public var start: Double
         public var end: Double

@@ -126,7 +126,7 @@ public final class CaptionPipeline: Sendable {
     private func extract(_ input: BatchInput, stream: AudioStreamSelection, warnings: inout [String],
                          cancellation: Cancellation) throws -> (SpooledAudio, [TimelineMark]) {
         let (audio, extraction) = try AudioExtractor(path: input.url.path, selection: stream)
-            .spool(in: layout.stateFolder(for: input).appendingPathComponent("spool"), cancellation: cancellation)
+            .spool(in: layout.stateFolder(for: input).subfolder("spool"), cancellation: cancellation)
         warnings += extraction.warnings.map(\.description)
         return (audio, extraction.warnings.compactMap { warning -> TimelineMark? in
             guard case .truncated(let got, let expected) = warning else { return nil }
@@ -184,7 +184,7 @@ public final class CaptionPipeline: Sendable {
             result.warnings.append(String(format: "the video claims %g frames per second; caption gaps use %g fps instead", rate, FrameTiming.fallbackRate))
         }
         let video = VideoSize(width: probe.video?.displayWidth ?? 1920, height: probe.video?.displayHeight ?? 1080)
-        let journal = JournalPlace(folder: layout.stateFolder(for: input).appendingPathComponent("journal"),
+        let journal = JournalPlace(folder: layout.stateFolder(for: input).subfolder("journal"),
                                    name: String(SHA256.hex(of: Data(input.relativePath.utf8)).prefix(24)),
                                    key: "\(settingsKey)-\(identity.headTailSHA256)-\(identity.size)")
         let passes = try file.passes.get()
@@ -222,10 +222,11 @@ public final class CaptionPipeline: Sendable {
         }
         emit(.stage(input: input, stage: .shots, fraction: 0))
         do {
-            let shots = try ShotChangeCache(folder: layout.stateFolder(for: input).appendingPathComponent("shots"))
-                .changes(for: input, identity: identity, cancellation: cancellation).changes
-            result.shotChanges = shots
-            return shots
+            let (shots, notKept) = try ShotChangeCache(folder: layout.stateFolder(for: input).subfolder("shots"))
+                .changes(for: input, identity: identity, cancellation: cancellation)
+            if let notKept { result.warnings.append("the shot changes could not be kept for a rerun, which will look for them again: \(notKept)") }
+            result.shotChanges = shots.changes
+            return shots.changes
         } catch let error where !(error is Cancelled) && !cancellation.isCancelled {
             // The picture is not the captions: they are written, timed to the speech alone.
             result.warnings.append("the shot changes could not be found (\(error)): cues are timed to the speech alone")

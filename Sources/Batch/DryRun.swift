@@ -14,7 +14,7 @@ public enum DryRun {
         // Without history, each model is timed once on the first of its files.
         var probes: [String: SpeedProbe?] = [:]
         var probed: [String] = []
-        let history = SpeedHistory.load(stateFolder: UserState.folder())
+        let history = SpeedHistory.load(stateFolder: .user())
         for input in inputs {
             guard let probe = try? MediaProbe(path: input.url.path) else {
                 lines.append("\(Format.terminalSafe(input.relativePath)): cannot be read")

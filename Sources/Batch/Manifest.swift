@@ -53,39 +53,46 @@ public struct ManifestEntry: Sendable, Equatable, Codable {
 
 /// The per-tree manifest: `.capforge/manifest/<hash of relative path>.json`.
 public struct Manifest: Sendable {
-    public let folder: URL
+    public let folder: StateFolder
 
-    public init(stateFolder: URL) {
-        folder = stateFolder.appendingPathComponent("manifest")
+    public init(stateFolder: StateFolder) {
+        folder = stateFolder.subfolder("manifest")
     }
 
-    func url(for relativePath: String) -> URL {
-        folder.appendingPathComponent(String(SHA256.hex(of: Data(relativePath.utf8)).prefix(24)) + ".json")
+    /// Far above what a file's record grows to (a ten-hour file's cue marks are a few MB).
+    static let entryLimit = 64 << 20
+
+    func name(for relativePath: String) -> String {
+        String(SHA256.hex(of: Data(relativePath.utf8)).prefix(24)) + ".json"
     }
 
+    /// The entry recorded for an input; nil when there is none, or none Capforge could have
+    /// written (a link, a special file, a giant, times no media has), which the rerun replaces.
     public func entry(for relativePath: String) -> ManifestEntry? {
-        guard let data = try? Data(contentsOf: url(for: relativePath)) else { return nil }
-        return try? JSONDecoder().decode(ManifestEntry.self, from: data)
+        decoded(name(for: relativePath))
     }
 
     public func record(_ entry: ManifestEntry) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try AtomicFile.write(try encoder.encode(entry), to: url(for: entry.result.relativePath), policy: .capforgeState)
+        try folder.write(try encoder.encode(entry), to: name(for: entry.result.relativePath))
     }
 
     /// Every entry, for finding which input an output was written for.
     public func entries() -> [ManifestEntry] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { $0.hasSuffix(".json") }.compactMap { name in
-            (try? Data(contentsOf: folder.appendingPathComponent(name))).flatMap { try? JSONDecoder().decode(ManifestEntry.self, from: $0) }
-        }
+        folder.fileNames().filter { $0.hasSuffix(".json") }.compactMap(decoded)
+    }
+
+    private func decoded(_ name: String) -> ManifestEntry? {
+        guard let data = try? folder.read(name, limit: Self.entryLimit),
+              let entry = try? JSONDecoder().decode(ManifestEntry.self, from: data), entry.result.isPlausible else { return nil }
+        return entry
     }
 
     /// Drops an input's entry, whose outputs another input's now replaced (`--overwrite`): a
     /// rerun redoes that input rather than take another's captions for its own.
     public func forget(_ relativePath: String) {
-        try? FileManager.default.removeItem(at: url(for: relativePath))
+        folder.remove(name(for: relativePath))
     }
 
     /// True when the input is done with these settings and every output still exists.
@@ -128,18 +135,18 @@ final class OutputOwners: Sendable {
     /// Forgets an input whose outputs another input took over (`--overwrite`).
     func forget(_ owner: Owner, in manifest: Manifest) {
         manifest.forget(owner.relativePath)
-        indexes.withLock { indexes in indexes[manifest.folder.path] = indexes[manifest.folder.path]?.filter { $0.value.relativePath != owner.relativePath } }
+        indexes.withLock { indexes in indexes[manifest.folder.url.path] = indexes[manifest.folder.url.path]?.filter { $0.value.relativePath != owner.relativePath } }
     }
 
     private func index(of manifest: Manifest) -> [[UInt8]: Owner] {
         indexes.withLock { indexes in
-            if let index = indexes[manifest.folder.path] { return index }
+            if let index = indexes[manifest.folder.url.path] { return index }
             var index: [[UInt8]: Owner] = [:]
             for entry in manifest.entries() {
                 let owner = Owner(relativePath: entry.result.relativePath, path: entry.result.path, identity: entry.input)
                 for output in entry.result.outputs { index[Array(OutputPolicy.resolvedPath(URL(fileURLWithPath: output)).path.utf8)] = owner }
             }
-            indexes[manifest.folder.path] = index
+            indexes[manifest.folder.url.path] = index
             return index
         }
     }

@@ -64,8 +64,8 @@ public struct OutputLayout: Sendable {
     }
 
     /// Where the manifest and journals live: `.capforge/` at the top of the tree being written.
-    public func stateFolder(for input: BatchInput) -> URL {
-        (outputRoot ?? input.root).appendingPathComponent(".capforge")
+    public func stateFolder(for input: BatchInput) -> StateFolder {
+        StateFolder(tree: (outputRoot ?? input.root).appendingPathComponent(".capforge"))
     }
 
     /// Replaces what cannot safely be part of a file name: path separators, `.`/`..`, control

@@ -51,10 +51,22 @@ public struct SpeedHistory: Codable, Sendable {
         return tags.map { "+" + $0 }.joined()
     }
 
-    static func url(stateFolder: URL) -> URL { stateFolder.appendingPathComponent("speed.json") }
+    static let fileName = "speed.json"
+    /// A few numbers per way of recognising: anything larger is not a history Capforge wrote.
+    static let sizeLimit = 1 << 20
 
-    public static func load(stateFolder: URL) -> SpeedHistory {
-        (try? JSONDecoder().decode(SpeedHistory.self, from: Data(contentsOf: url(stateFolder: stateFolder)))) ?? SpeedHistory()
+    /// The history kept in `stateFolder`; an empty one when there is none, or none Capforge
+    /// could have written (a link, a giant, a speed no run measures), which the next run replaces.
+    public static func load(stateFolder: StateFolder) -> SpeedHistory {
+        guard let data = try? stateFolder.read(fileName, limit: sizeLimit), let history = try? JSONDecoder().decode(SpeedHistory.self, from: data),
+              history.isPlausible else { return SpeedHistory() }
+        return history
+    }
+
+    private var isPlausible: Bool {
+        [mediaSeconds, workSeconds, files ?? [:], mediaSquared ?? [:], mediaTimesWork ?? [:]].allSatisfy { sums in
+            sums.values.allSatisfy { $0.isFinite && $0 >= 0 && $0 < 1e15 }
+        }
     }
 
     public mutating func record(_ result: FileResult, variant: String) {
@@ -70,8 +82,8 @@ public struct SpeedHistory: Codable, Sendable {
         }
     }
 
-    public func save(stateFolder: URL) throws {
-        try AtomicFile.write(try JSONEncoder().encode(self), to: Self.url(stateFolder: stateFolder), policy: .capforgeState)
+    public func save(stateFolder: StateFolder) throws {
+        try stateFolder.write(try JSONEncoder().encode(self), to: Self.fileName)
     }
 
     /// Seconds of work for a file of `duration` seconds; (value, measured here?). The model's own

@@ -72,9 +72,7 @@ public struct SubtitleSyncJob {
             let probe = try MediaProbe(path: video.path)
             let known = CaptionPipeline.knownLanguage(probe, choice: language.map(LanguageChoice.fixed) ?? .auto)
             progress("extracting audio")
-            let spool = FileManager.default.temporaryDirectory.appendingPathComponent("capforge-sync-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: spool) }
-            let (audio, extraction) = try AudioExtractor(path: video.path, selection: known.stream).spool(in: spool, cancellation: cancellation)
+            let (audio, extraction) = try AudioExtractor(path: video.path, selection: known.stream).spool(in: .temporary, cancellation: cancellation)
             var warnings = extraction.warnings.map(\.description)
             progress("finding speech")
             let planned = try transcription.plan(audio, request: TranscriptionRequest(language: known.language, languageSource: known.source, tier: tier))

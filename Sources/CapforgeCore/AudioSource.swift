@@ -39,20 +39,12 @@ public final class SpooledAudio: AudioSource, Sendable {
     /// Flushed to the file at this many samples (4 MB).
     static let bufferSamples = 1 << 20
 
-    /// A spool in `folder` (created when missing).
-    public init(in folder: URL, startTime: Double = 0) throws {
+    /// A spool in `folder` (created when missing), with no name: nothing is left behind
+    /// however the process ends.
+    public init(in folder: StateFolder, startTime: Double = 0) throws {
         self.startTime = startTime
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw AtomicFile.makeError(path: folder.path, errno: AtomicFile.errnoOf(error))
-        }
-        let file = folder.appendingPathComponent("audio-\(UUID().uuidString).f32")
-        path = file.path
-        fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw AtomicFile.makeError(path: path, errno: errno) }
-        // Unlinked at once, so nothing is left behind however the process ends.
-        guard unlink(path) == 0 else { throw AtomicFile.makeError(path: path, errno: errno) }
+        path = folder.url.path
+        fd = try folder.unnamedFile(prefix: "audio")
     }
 
     deinit { close(fd) }

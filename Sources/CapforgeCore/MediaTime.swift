@@ -20,6 +20,15 @@ public struct MediaTime: Sendable, Hashable, Comparable {
 
     public static let zero = MediaTime(microseconds: 0)
 
+    /// The longest timeline Capforge accepts (a week): a time read back from a file Capforge
+    /// wrote (a manifest, a journal, a cache) lies within it either side, or the file was not
+    /// Capforge's and is not trusted.
+    public static let longestTimeline = 7 * 24 * 3600.0
+
+    public static func isPlausible(seconds: Double) -> Bool {
+        seconds.isFinite && abs(seconds) <= longestTimeline
+    }
+
     public var seconds: Double { Double(microseconds) / 1_000_000 }
 
     /// Whole milliseconds at or before this time: a frame exactly at a cue's end is not inside it.

@@ -69,8 +69,8 @@ public enum OutputKind: String, Codable, Sendable, CustomStringConvertible {
 public struct OutputPolicy: Sendable {
     /// The inputs of the run: never written, whatever the path looks like.
     public var protectedFiles: Set<FileID>
-    /// Where to look up files Capforge wrote, and (the first) where to record new ones; empty
-    /// for Capforge's own state files, which need no ownership check.
+    /// Where to look up files Capforge wrote, and (the first) where to record new ones; empty:
+    /// no ownership check (a file only Capforge makes, such as a converted model's cache).
     public var ledgers: [OutputLedger]
     /// Replace regular files Capforge did not write (never inputs or special files).
     public var overwrite: Bool
@@ -88,9 +88,6 @@ public struct OutputPolicy: Sendable {
         self.streamsToSpecialFiles = streamsToSpecialFiles
         self.kind = kind
     }
-
-    /// Capforge's own state (manifest, journals, digests) inside its own folders.
-    public static let capforgeState = OutputPolicy(ledgers: [])
 
     /// Where a write at `url` goes, or why it may not happen. Symbolic links are followed: the
     /// file they point to is the one written, and the link stays.
@@ -154,6 +151,8 @@ public struct OutputPolicy: Sendable {
 
     static func kindName(_ mode: mode_t) -> String {
         switch mode & S_IFMT {
+        case S_IFREG: return "regular file"
+        case S_IFLNK: return "symbolic link"
         case S_IFDIR: return "folder"
         case S_IFCHR: return "character device"
         case S_IFBLK: return "block device"
@@ -221,21 +220,21 @@ public struct WrittenFile: Codable, Equatable, Sendable {
 /// The files Capforge wrote, one small file per output path, so that processes sharing an
 /// output tree never write the same ledger file.
 public struct OutputLedger: Sendable, Equatable {
-    public let folder: URL
+    public let folder: StateFolder
 
-    public init(folder: URL) {
+    public init(folder: StateFolder) {
         self.folder = folder
     }
 
     /// The ledger of a batch's output tree: beside its manifest.
-    public init(stateFolder: URL) {
-        self.init(folder: stateFolder.appendingPathComponent("outputs"))
+    public init(stateFolder: StateFolder) {
+        self.init(folder: stateFolder.subfolder("outputs"))
     }
 
     /// The user's ledger, for outputs written outside a batch tree (`burn`, `extract`, `--report`):
     /// `$XDG_STATE_HOME/capforge/outputs`, else `~/.local/state/capforge/outputs`.
     public static func user(environment: [String: String] = ProcessInfo.processInfo.environment) -> OutputLedger {
-        OutputLedger(folder: UserState.folder(environment: environment).appendingPathComponent("outputs"))
+        OutputLedger(folder: StateFolder.user(environment: environment).subfolder("outputs"))
     }
 
     /// The ledgers that may know a file at `url`: the user's, and the batch trees above it.
@@ -243,15 +242,17 @@ public struct OutputLedger: Sendable, Equatable {
         [user(environment: environment)] + stateFolders(above: url).map { OutputLedger(stateFolder: $0) }
     }
 
-    /// The `.capforge` folders of the batch trees that hold `url`, nearest first.
-    public static func stateFolders(above url: URL) -> [URL] {
-        var found: [URL] = []
+    /// The `.capforge` folders of the batch trees that hold `url`, nearest first (a link there
+    /// is listed too: what reads it refuses it).
+    public static func stateFolders(above url: URL) -> [StateFolder] {
+        var found: [StateFolder] = []
         var folder = url.deletingLastPathComponent().standardizedFileURL
         // A relative path (the working folder is gone) has no top to stop at.
         guard folder.path.hasPrefix("/") else { return found }
         while true {
             let state = folder.appendingPathComponent(".capforge")
-            if FileManager.default.fileExists(atPath: state.path) { found.append(state) }
+            var info = stat()
+            if lstat(state.path, &info) == 0 { found.append(StateFolder(tree: state)) }
             let parent = folder.deletingLastPathComponent()
             if parent.path == folder.path { break }
             folder = parent
@@ -266,9 +267,12 @@ public struct OutputLedger: Sendable, Equatable {
         var kind: OutputKind?
     }
 
-    private func entryURL(for path: String) -> URL {
-        folder.appendingPathComponent(String(SHA256.hex(of: Data(path.utf8)).prefix(32)) + ".json")
+    private func entryName(for path: String) -> String {
+        String(SHA256.hex(of: Data(path.utf8)).prefix(32)) + ".json"
     }
+
+    /// An entry is a path and a few numbers; anything larger was not written by Capforge.
+    static let entryLimit = 64 * 1024
 
     /// Whether the regular file at `url` is, unchanged, one Capforge wrote (a ledger that may
     /// know it says so).
@@ -281,13 +285,13 @@ public struct OutputLedger: Sendable, Equatable {
 
     /// The record of `path` when it is still the file Capforge wrote there.
     func entry(for path: String, identity: WrittenFile) -> Entry? {
-        guard let data = try? Data(contentsOf: entryURL(for: path)),
+        guard let data = try? folder.read(entryName(for: path), limit: Self.entryLimit),
               let entry = try? JSONDecoder().decode(Entry.self, from: data), entry.path == path, entry.file == identity else { return nil }
         return entry
     }
 
     func record(_ path: String, identity: WrittenFile, kind: OutputKind?) throws {
-        try AtomicFile.write(try JSONEncoder().encode(Entry(path: path, file: identity, kind: kind)), to: entryURL(for: path), policy: .capforgeState)
+        try folder.write(try JSONEncoder().encode(Entry(path: path, file: identity, kind: kind)), to: entryName(for: path))
     }
 }
 

@@ -101,7 +101,7 @@ public struct AudioExtractor {
     static let longestInjectedGap = 60.0
     /// Audio placed further than this from the file's start (a week) is a damaged timestamp,
     /// not a recording: the spool would need terabytes of silence before it.
-    public static let longestTimeline = 7 * 24 * 3600.0
+    public static let longestTimeline = MediaTime.longestTimeline
 
     public init(path: String, selection: AudioStreamSelection = .automatic) {
         self.path = path
@@ -178,7 +178,7 @@ public struct AudioExtractor {
 
     /// The whole stream spooled to disk in `folder` (a 10-hour recording takes the memory of a
     /// 10-minute one), ready for recognition.
-    public func spool(in folder: URL, cancellation: Cancellation? = nil) throws -> (audio: SpooledAudio, report: ExtractionReport) {
+    public func spool(in folder: StateFolder, cancellation: Cancellation? = nil) throws -> (audio: SpooledAudio, report: ExtractionReport) {
         let audio = try SpooledAudio(in: folder)
         let report = try extract(cancellation: cancellation, silence: audio.appendSilence) { try audio.append($0) }
         try audio.finish()

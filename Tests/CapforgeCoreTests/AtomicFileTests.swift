@@ -7,8 +7,8 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dir) }
         let target = dir.appendingPathComponent("sub/out.srt")
-        try AtomicFile.write("one", to: target, policy: .capforgeState)
-        try AtomicFile.write("two", to: target, policy: .capforgeState)
+        try AtomicFile.write("one", to: target, policy: OutputPolicy(ledgers: []))
+        try AtomicFile.write("two", to: target, policy: OutputPolicy(ledgers: []))
         #expect(try String(contentsOf: target, encoding: .utf8) == "two")
         let names = try FileManager.default.contentsOfDirectory(atPath: target.deletingLastPathComponent().path)
         #expect(names == ["out.srt"])
@@ -16,7 +16,7 @@ import Testing
 
     @Test func unwritableTargetIsATypedError() {
         #expect(throws: FileWriteError.self) {
-            try AtomicFile.write(Data(count: 10), to: URL(fileURLWithPath: "/proc/capforge-cannot-exist/x"), policy: .capforgeState)
+            try AtomicFile.write(Data(count: 10), to: URL(fileURLWithPath: "/proc/capforge-cannot-exist/x"), policy: OutputPolicy(ledgers: []))
         }
     }
 }
@@ -43,7 +43,7 @@ struct FullDiskTests {
         }
         let target = dir.appendingPathComponent("big.json")
         #expect(throws: FileWriteError.diskFull(path: target.path)) {
-            try AtomicFile.write(Data(count: 512 * 1024), to: target, policy: .capforgeState)
+            try AtomicFile.write(Data(count: 512 * 1024), to: target, policy: OutputPolicy(ledgers: []))
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }

@@ -11,7 +11,7 @@ import Testing
         return url
     }()
 
-    var ledger: OutputLedger { OutputLedger(folder: dir.appendingPathComponent(".capforge/outputs")) }
+    var ledger: OutputLedger { OutputLedger(stateFolder: StateFolder(tree: dir.appendingPathComponent(".capforge"))) }
     var userFacing: OutputPolicy { OutputPolicy(ledgers: [ledger]) }
 
     private func text(_ url: URL) throws -> String { try String(contentsOf: url, encoding: .utf8) }
@@ -143,7 +143,7 @@ import Testing
     }
 
     @Test func userLedgerFollowsXDG() {
-        #expect(OutputLedger.user(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]).folder.path == "/s/capforge/outputs")
-        #expect(OutputLedger.user(environment: ["HOME": "/h"]).folder.path == "/h/.local/state/capforge/outputs")
+        #expect(OutputLedger.user(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]).folder.url.path == "/s/capforge/outputs")
+        #expect(OutputLedger.user(environment: ["HOME": "/h"]).folder.url.path == "/h/.local/state/capforge/outputs")
     }
 }

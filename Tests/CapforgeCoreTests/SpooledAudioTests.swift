@@ -8,7 +8,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let samples = (0..<(SpooledAudio.bufferSamples * 2 + 12_345)).map { Float(sin(Double($0) / 37)) }
         let memory = MonoAudio(samples: samples, startTime: 1.5)
-        let spool = try SpooledAudio(in: folder, startTime: 1.5)
+        let spool = try SpooledAudio(in: StateFolder(tree: folder), startTime: 1.5)
         var offset = 0
         for size in [1, 1023, 70_000, SpooledAudio.bufferSamples, 3] + Array(repeating: 100_000, count: 20) where offset < samples.count {
             let end = min(samples.count, offset + size)

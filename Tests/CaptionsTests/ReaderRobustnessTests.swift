@@ -111,7 +111,7 @@ import Testing
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("clip.vtt")
-        try WebVTTWriter(cues: Self.twoCues, transcript: Fixtures.modernTranscript).write(to: url, policy: .capforgeState)
+        try WebVTTWriter(cues: Self.twoCues, transcript: Fixtures.modernTranscript).write(to: url, policy: OutputPolicy(ledgers: []))
         // The 500 ms gap is 12 frames at 24 fps (should be chained) but 15 at 30 (fine).
         #expect(try Lint.check(fileAt: url, profile: .netflixEnglish, fps: 30).passed)
         let report = try Lint.check(fileAt: url, profile: .netflixEnglish, fps: 24)

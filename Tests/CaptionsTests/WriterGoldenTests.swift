@@ -174,7 +174,7 @@ import Testing
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("talk.en.srt")
-        try SRTWriter(cues: Fixtures.mixedCues).write(to: url, policy: .capforgeState)
+        try SRTWriter(cues: Fixtures.mixedCues).write(to: url, policy: OutputPolicy(ledgers: []))
         #expect(try String(contentsOf: url, encoding: .utf8) == SRTWriter(cues: Fixtures.mixedCues).render())
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["talk.en.srt"])
     }

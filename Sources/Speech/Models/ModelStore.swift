@@ -115,7 +115,7 @@ public struct ModelStore: Sendable {
     }
 
     static func writePolicy(in folder: URL, overwrite: Bool = false) -> OutputPolicy {
-        OutputPolicy(ledgers: [OutputLedger(stateFolder: folder.appendingPathComponent(".capforge"))], overwrite: overwrite)
+        OutputPolicy(ledgers: [OutputLedger(stateFolder: StateFolder(tree: folder.appendingPathComponent(".capforge")))], overwrite: overwrite)
     }
 
     /// The entries of a models folder; none when it does not exist.

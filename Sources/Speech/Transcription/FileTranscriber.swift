@@ -59,12 +59,12 @@ public struct PlannedTranscription: Sendable {
 /// Where a file's journals are kept, and the key (settings and file identity) that an
 /// interrupted run's entries must carry to be resumed.
 public struct JournalPlace: Sendable {
-    public let folder: URL
+    public let folder: StateFolder
     /// The file's journals are named from this (a pass adds its suffix).
     public let name: String
     public let key: String
 
-    public init(folder: URL, name: String, key: String) {
+    public init(folder: StateFolder, name: String, key: String) {
         self.folder = folder
         self.name = name
         self.key = key
@@ -145,7 +145,7 @@ public final class FileTranscriber: Sendable {
         cancellation: Cancellation, progress: (ChunkProgress) -> Void
     ) throws -> HeardPass {
         let journal = try place.map { place in
-            try TranscriptionJournal(url: place.folder.appendingPathComponent("\(place.name)\(pass.journalSuffix).jsonl"),
+            try TranscriptionJournal(folder: place.folder, name: "\(place.name)\(pass.journalSuffix).jsonl",
                                      key: "\(place.key)-\(planned.plan.language)-\(pass.plan.mode.rawValue)\(pass.journalSuffix)")
         }
         var transcript = try pass.transcriber.transcribe(audio, plan: pass.plan, speech: planned.speech, journal: journal,

@@ -45,6 +45,17 @@ public struct JournalEntry: Sendable, Equatable, Codable {
 
     /// Where the words of this chunk end and the next chunk may begin.
     public var heardEnd: Double { heardUntil ?? chunk.end }
+
+    /// Whether an entry read back (from a journal that may be damaged or planted) holds what a
+    /// run records: words in order within a timeline, confidences within 0...1.
+    var isPlausible: Bool {
+        let all: [Word] = words + droppedWords.map(\.word) + verdicts.flatMap { $0.modern + $0.rival }
+        var spans: [(Double, Double)] = all.map { ($0.start, $0.end) } + loopCuts.map { ($0.start, $0.end) }
+        spans += verdicts.map { ($0.start, $0.end) } + [(record.start, record.end)]
+        let confidences: [Double] = all.flatMap { [$0.confidence, $0.calibratedConfidence ?? 0] }
+        return spans.allSatisfy { MediaTime.isPlausible(seconds: $0.0) && MediaTime.isPlausible(seconds: $0.1) && $0.0 <= $0.1 }
+            && confidences.allSatisfy { $0 >= 0 && $0 <= 1 } && (heardUntil.map(MediaTime.isPlausible(seconds:)) ?? true)
+    }
 }
 
 /// Append-only record of finished chunks, made durable (fsync) one line at a time, so an
@@ -53,23 +64,30 @@ public struct JournalEntry: Sendable, Equatable, Codable {
 /// The first line holds a key for the audio and settings; a journal with another key is
 /// discarded, and a torn last line (the process died while writing it) is ignored.
 public final class TranscriptionJournal {
-    public let url: URL
+    public let folder: StateFolder
+    public let name: String
     public let key: String
     public private(set) var entries: [JournalEntry] = []
     private var fd: Int32 = -1
 
     private struct Header: Codable { var journal: Int; var key: String }
 
-    public init(url: URL, key: String) throws {
-        self.url = url
+    /// Far above what a run journals (a ten-hour file's words are a few tens of MB).
+    static let sizeLimit = 512 << 20
+
+    public init(folder: StateFolder, name: String, key: String) throws {
+        self.folder = folder
+        self.name = name
         self.key = key
-        entries = Self.load(url: url, key: key)
+        entries = Self.load(folder: folder, name: name, key: key)
         try rewrite()
     }
 
     deinit {
         if fd >= 0 { close(fd) }
     }
+
+    public var url: URL { folder.url(of: name) }
 
     /// Entries of a previous run, by chunk index.
     public var finished: [Int: JournalEntry] {
@@ -86,18 +104,16 @@ public final class TranscriptionJournal {
     /// Removes the journal once its transcript has been written out.
     public func discard() {
         if fd >= 0 { close(fd); fd = -1 }
-        unlink(url.path)
+        folder.remove(name)
     }
 
     /// Starts the file afresh with the header and the entries still valid, dropping any torn
-    /// tail so later appends begin on a clean line.
+    /// tail so later appends begin on a clean line; kept open, so appends go to that file.
     private func rewrite() throws {
         let encoder = JSONEncoder()
         var data = try encoder.encode(Header(journal: 1, key: key)) + Data([0x0A])
         for entry in entries { data += try encoder.encode(entry) + Data([0x0A]) }
-        try AtomicFile.write(data, to: url, policy: .capforgeState)
-        fd = open(url.path, O_WRONLY | O_APPEND | O_CLOEXEC)
-        guard fd >= 0 else { throw AtomicFile.makeError(path: url.path, errno: errno) }
+        fd = try folder.writeKeepingOpen(data, to: name)
     }
 
     private func write(_ data: Data) throws {
@@ -105,17 +121,15 @@ public final class TranscriptionJournal {
         guard fsync(fd) == 0 else { throw AtomicFile.makeError(path: url.path, errno: errno) }
     }
 
-    private static func lines(url: URL) -> [Data] {
-        guard let data = try? Data(contentsOf: url) else { return [] }
-        return data.split(separator: 0x0A, omittingEmptySubsequences: true).map { Data($0) }
-    }
-
-    private static func load(url: URL, key: String) -> [JournalEntry] {
-        let lines = lines(url: url)
-        guard let first = lines.first, let header = try? JSONDecoder().decode(Header.self, from: first), header.key == key else { return [] }
+    /// The entries that can be resumed: under the same key, up to the first torn, unreadable or
+    /// implausible line (what a planted or damaged journal holds is heard again instead).
+    private static func load(folder: StateFolder, name: String, key: String) -> [JournalEntry] {
+        guard let data = try? folder.read(name, limit: sizeLimit) else { return [] }
+        let lines = data.split(separator: 0x0A, omittingEmptySubsequences: true)
+        guard let first = lines.first, let header = try? JSONDecoder().decode(Header.self, from: Data(first)), header.key == key else { return [] }
         var entries: [JournalEntry] = []
         for line in lines.dropFirst() {
-            guard let entry = try? JSONDecoder().decode(JournalEntry.self, from: line) else { break }
+            guard let entry = try? JSONDecoder().decode(JournalEntry.self, from: Data(line)), entry.isPlausible else { break }
             entries.append(entry)
         }
         return entries

@@ -33,7 +33,7 @@ import Testing
         // no-audio.mp4 is stored 320x180 and shown as 180x320 (display matrix).
         let out = work.path("rotated.mp4")
         let report = try BurnIn(input: Fixtures.path("no-audio.mp4"), output: out, script: ASSDocument(parsing: Self.cue), styleSheet: try shippedStyleSheet(),
-                                options: BurnOptions(crf: 18, notice: .always, noticeText: "Basic"), outputPolicy: .capforgeState).run()
+                                options: BurnOptions(crf: 18, notice: .always, noticeText: "Basic"), outputPolicy: OutputPolicy(ledgers: [])).run()
         #expect((report.width, report.height) == (180, 320))
         let source = try LumaFrames(Fixtures.path("no-audio.mp4"), width: 180, height: 320)
         let burned = try LumaFrames(out, width: 180, height: 320)
@@ -50,7 +50,7 @@ import Testing
         // libx264 cannot store odd 4:2:0, so the CLI makes 4:4:4 for such a size.
         let input = try work.testClip("odd.mp4", size: "161x91", encoder: ["-c:v", "libx264", "-pix_fmt", "yuv444p", "-crf", "12"])
         let out = work.path("even.mp4")
-        let report = try BurnIn(input: input, output: out, script: ASSDocument(parsing: Self.cue), styleSheet: try shippedStyleSheet(), options: BurnOptions(crf: 18), outputPolicy: .capforgeState).run()
+        let report = try BurnIn(input: input, output: out, script: ASSDocument(parsing: Self.cue), styleSheet: try shippedStyleSheet(), options: BurnOptions(crf: 18), outputPolicy: OutputPolicy(ledgers: [])).run()
         #expect((report.width, report.height) == (160, 90))
         #expect(try streamField(out, "pix_fmt") == "yuv420p")
         let source = try LumaFrames(input, width: 160, height: 90, filter: "crop=160:90:0:0")
@@ -65,7 +65,7 @@ import Testing
         let input = try work.testClip("\(format).mkv", size: "320x180", encoder: ["-c:v", "libx264", "-pix_fmt", format, "-crf", "12"])
         #expect(try streamField(input, "pix_fmt") == format)
         let out = work.path("out.mp4")
-        _ = try BurnIn(input: input, output: out, script: ASSDocument(parsing: Self.cue), styleSheet: try shippedStyleSheet(), options: BurnOptions(crf: 18), outputPolicy: .capforgeState).run()
+        _ = try BurnIn(input: input, output: out, script: ASSDocument(parsing: Self.cue), styleSheet: try shippedStyleSheet(), options: BurnOptions(crf: 18), outputPolicy: OutputPolicy(ledgers: [])).run()
         #expect(try streamField(out, "pix_fmt") == "yuv420p", "\(label) input")
         let source = try LumaFrames(input, width: 320, height: 180)
         let burned = try LumaFrames(out, width: 320, height: 180)
@@ -77,7 +77,7 @@ import Testing
         defer { work.remove() }
         let input = Fixtures.path("pcm-audio.mov")
         let mp4 = work.path("pcm.mp4")
-        let report = try BurnIn(input: input, output: mp4, script: ASSDocument(parsing: Self.cue), styleSheet: try shippedStyleSheet(), outputPolicy: .capforgeState).run()
+        let report = try BurnIn(input: input, output: mp4, script: ASSDocument(parsing: Self.cue), styleSheet: try shippedStyleSheet(), outputPolicy: OutputPolicy(ledgers: [])).run()
         #expect(report.warnings.contains(.audioReencoded(index: 1, from: "pcm_s16le")))
         #expect(try streamField(mp4, "codec_name", stream: "a:0") == "aac")
         let audioSeconds = Double(try streamField(mp4, "duration", stream: "a:0")) ?? 0
@@ -93,7 +93,7 @@ import Testing
         #expect(snr > 15, "AAC vs PCM SNR \(snr) dB")
 
         let mkv = work.path("pcm.mkv")
-        let copied = try BurnIn(input: input, output: mkv, script: ASSDocument(parsing: Self.cue), styleSheet: try shippedStyleSheet(), outputPolicy: .capforgeState).run()
+        let copied = try BurnIn(input: input, output: mkv, script: ASSDocument(parsing: Self.cue), styleSheet: try shippedStyleSheet(), outputPolicy: OutputPolicy(ledgers: [])).run()
         #expect(!copied.warnings.contains { if case .audioReencoded = $0 { return true } else { return false } })
         #expect(try AudioPackets.payload(mkv) == AudioPackets.payload(input))
     }
@@ -103,7 +103,7 @@ import Testing
         let work = try BurnWorkspace()
         defer { work.remove() }
         let mp4 = work.path("flac.mp4")
-        let report = try BurnIn(input: Fixtures.path("librivox-0870.mkv"), output: mp4, script: ASSDocument(parsing: Self.cue), styleSheet: try shippedStyleSheet(), outputPolicy: .capforgeState).run()
+        let report = try BurnIn(input: Fixtures.path("librivox-0870.mkv"), output: mp4, script: ASSDocument(parsing: Self.cue), styleSheet: try shippedStyleSheet(), outputPolicy: OutputPolicy(ledgers: [])).run()
         #expect(report.warnings.contains(.audioReencoded(index: 1, from: "flac")))
         #expect(try streamField(mp4, "codec_name", stream: "a:0") == "aac")
     }
@@ -116,7 +116,7 @@ import Testing
             "-f", "lavfi", "-i", "testsrc2=s=160x90:r=25:d=3,settb=1/1000,setpts='if(lt(N,25),N*40,1000+(N-25)*70)'",
             "-fps_mode", "passthrough", "-enc_time_base:v", "1:1000", "-c:v", "libx264", "-preset", "ultrafast"], output: "vfr.mkv")
         let out = work.path("vfr-out.mkv")
-        let report = try BurnIn(input: input, output: out, script: ASSDocument(parsing: Self.cue), styleSheet: try shippedStyleSheet(), outputPolicy: .capforgeState).run()
+        let report = try BurnIn(input: input, output: out, script: ASSDocument(parsing: Self.cue), styleSheet: try shippedStyleSheet(), outputPolicy: OutputPolicy(ledgers: [])).run()
         let times = try frameTimes(input)
         #expect(times.count == 75)
         #expect(try frameTimes(out) == times)
@@ -127,7 +127,7 @@ import Testing
         let work = try BurnWorkspace()
         defer { work.remove() }
         let out = work.path("truncated.mp4")
-        let report = try BurnIn(input: Fixtures.path("bad/truncated-faststart.mp4"), output: out, script: ASSDocument(parsing: Self.cue), styleSheet: try shippedStyleSheet(), outputPolicy: .capforgeState).run()
+        let report = try BurnIn(input: Fixtures.path("bad/truncated-faststart.mp4"), output: out, script: ASSDocument(parsing: Self.cue), styleSheet: try shippedStyleSheet(), outputPolicy: OutputPolicy(ledgers: [])).run()
         #expect(report.isTruncated)
         #expect(report.frames > 0)
         #expect(report.duration < 25)
@@ -141,7 +141,7 @@ import Testing
         let audio = try work.ffmpeg(["-i", Fixtures.path("librivox.mp4"), "-t", "2", "-vn", "-c", "copy"], output: "audio.m4a")
         let out = work.path("never.mp4")
         #expect(throws: BurnError.noVideo(path: audio)) {
-            try BurnIn(input: audio, output: out, script: ASSDocument(parsing: Self.cue), styleSheet: try shippedStyleSheet(), outputPolicy: .capforgeState).run()
+            try BurnIn(input: audio, output: out, script: ASSDocument(parsing: Self.cue), styleSheet: try shippedStyleSheet(), outputPolicy: OutputPolicy(ledgers: [])).run()
         }
         #expect(!FileManager.default.fileExists(atPath: out))
     }
@@ -153,7 +153,7 @@ import Testing
         let cancellation = Cancellation()
         var calls = 0
         #expect(throws: Cancelled()) {
-            try BurnIn(input: Fixtures.path("librivox.mp4"), output: out, script: ASSDocument(parsing: Self.cue), styleSheet: try shippedStyleSheet(), outputPolicy: .capforgeState).run(cancellation: cancellation) { _ in
+            try BurnIn(input: Fixtures.path("librivox.mp4"), output: out, script: ASSDocument(parsing: Self.cue), styleSheet: try shippedStyleSheet(), outputPolicy: OutputPolicy(ledgers: [])).run(cancellation: cancellation) { _ in
                 calls += 1
                 cancellation.cancel()
             }

@@ -1,3 +1,4 @@
+import CapforgeCore
 import Foundation
 import Burn
 import Captions
@@ -18,7 +19,7 @@ import Testing
         let out = work.path("burned.mp4")
         // The script carries a Notice event, but `never` must keep it off the picture.
         let script = testScript(cues: [("0:00:01.00", "0:00:02.00", "Hello, captions")], noticeUntil: "0:00:04.00")
-        let report = try BurnIn(input: clip, output: out, script: ASSDocument(parsing: script), styleSheet: try shippedStyleSheet(), options: BurnOptions(crf: 18, notice: .never), outputPolicy: .capforgeState).run()
+        let report = try BurnIn(input: clip, output: out, script: ASSDocument(parsing: script), styleSheet: try shippedStyleSheet(), options: BurnOptions(crf: 18, notice: .never), outputPolicy: OutputPolicy(ledgers: [])).run()
         #expect(!report.isTruncated)
         #expect((report.width, report.height) == (320, 180))
 
@@ -53,7 +54,7 @@ import Testing
         // The script's notice ends at 1 s; the burn stretches it over the whole video.
         let script = testScript(cues: [], noticeUntil: "0:00:01.00")
         var events: [BurnProgress] = []
-        let report = try BurnIn(input: clip, output: out, script: ASSDocument(parsing: script), styleSheet: try shippedStyleSheet(), options: BurnOptions(crf: 18), outputPolicy: .capforgeState).run { events.append($0) }
+        let report = try BurnIn(input: clip, output: out, script: ASSDocument(parsing: script), styleSheet: try shippedStyleSheet(), options: BurnOptions(crf: 18), outputPolicy: OutputPolicy(ledgers: [])).run { events.append($0) }
         #expect(events.count >= 2)
         #expect(events.map(\.fraction) == events.map(\.fraction).sorted())
         #expect(abs((events.last?.fraction ?? 0) - 1) < 0.05)

@@ -64,7 +64,7 @@ import Testing
             .text(cues: Self.cues, language: Language("fr"), title: SubtitleTrack.title(language: Language("fr"), tier: .modern)),
             .styled(Self.basicScript, language: .english, title: SubtitleTrack.title(language: .english, tier: .basic)),
         ]
-        let report = try SubtitleMux(input: Fixtures.path("librivox.mp4"), output: out, tracks: tracks, outputPolicy: .capforgeState).run()
+        let report = try SubtitleMux(input: Fixtures.path("librivox.mp4"), output: out, tracks: tracks, outputPolicy: OutputPolicy(ledgers: [])).run()
         #expect(report.warnings.isEmpty)
         #expect(report.added.map(\.codec) == ["mov_text", "mov_text"])
         #expect(report.added.map(\.languageTag) == ["fra", "eng"])
@@ -95,7 +95,7 @@ import Testing
             .text(cues: Self.cues, language: Language("fr"), title: "French"),
             .styled(Self.basicScript, language: .english, title: SubtitleTrack.title(language: .english, tier: .basic)),
         ]
-        let report = try SubtitleMux(input: source, output: out, tracks: tracks, outputPolicy: .capforgeState).run()
+        let report = try SubtitleMux(input: source, output: out, tracks: tracks, outputPolicy: OutputPolicy(ledgers: [])).run()
         #expect(report.added.map(\.codec) == ["subrip", "ass"])
         // Matroska takes the bibliographic code.
         #expect(report.added.map(\.languageTag) == ["fre", "eng"])
@@ -117,21 +117,21 @@ import Testing
         let work = try BurnWorkspace()
         defer { work.remove() }
         let srt = work.directory.appendingPathComponent("old.srt")
-        try SRTWriter(cues: Self.cues).write(to: srt, policy: .capforgeState)
+        try SRTWriter(cues: Self.cues).write(to: srt, policy: OutputPolicy(ledgers: []))
         let source = try work.ffmpeg(["-i", Fixtures.path("librivox-0930.mkv"), "-i", srt.path, "-map", "0", "-map", "1", "-c", "copy",
                                       "-metadata:s:s:0", "language=ger", "-disposition:s:0", "forced"], output: "with-srt.mkv")
         let new = SubtitleTrack.text(cues: [Cue(start: 500, end: 900, lines: ["New"])], language: .english, title: "English")
 
         // Matroska holds SubRip: the old track is copied packet for packet, ahead of the new one.
         let mkv = work.path("copy.mkv")
-        let kept = try SubtitleMux(input: source, output: mkv, tracks: [new], outputPolicy: .capforgeState).run()
+        let kept = try SubtitleMux(input: source, output: mkv, tracks: [new], outputPolicy: OutputPolicy(ledgers: [])).run()
         #expect(kept.warnings.isEmpty)
         try expectStreamsCopied(from: source, to: mkv, maps: ["0:v", "0:a", "0:s"].map { $0 == "0:s" ? "0:s:0" : $0 })
         #expect(try MediaProbe(path: mkv).subtitleStreams.map(\.languageTag) == ["ger", "eng"])
 
         // MP4 does not: the old track becomes mov_text with its language and forced flag.
         let mp4 = work.path("converted.mp4")
-        let converted = try SubtitleMux(input: source, output: mp4, tracks: [new], outputPolicy: .capforgeState).run()
+        let converted = try SubtitleMux(input: source, output: mp4, tracks: [new], outputPolicy: OutputPolicy(ledgers: [])).run()
         #expect(converted.warnings == [.subtitleConverted(index: 2, from: "subrip", to: "mov_text")])
         let streams = try MediaProbe(path: mp4).subtitleStreams
         #expect(streams.map(\.languageTag) == ["deu", "eng"])
@@ -153,10 +153,10 @@ import Testing
                                                                "-of", "default=nw=1:nk=1", path]), as: UTF8.self).split(separator: "\n").map(String.init)
         }
         let mkv = work.path("fonts.subtitled.mkv")
-        #expect(try SubtitleMux(input: source, output: mkv, tracks: [track], outputPolicy: .capforgeState).run().warnings.isEmpty)
+        #expect(try SubtitleMux(input: source, output: mkv, tracks: [track], outputPolicy: OutputPolicy(ledgers: [])).run().warnings.isEmpty)
         #expect(try attachments(mkv) == ["ttf"])
         let mp4 = work.path("fonts.subtitled.mp4")
-        let report = try SubtitleMux(input: source, output: mp4, tracks: [track], outputPolicy: .capforgeState).run()
+        let report = try SubtitleMux(input: source, output: mp4, tracks: [track], outputPolicy: OutputPolicy(ledgers: [])).run()
         // FLAC is no MP4 audio either: it is re-encoded to AAC, and said.
         #expect(report.warnings == [.audioReencoded(index: 1, from: "flac"), .streamDropped(index: 2, codec: "ttf")])
         #expect(try attachments(mp4).isEmpty)
@@ -168,13 +168,13 @@ import Testing
         let overlapping = [Cue(start: 1000, end: 3000, lines: ["First"]), Cue(start: 2000, end: 4000, lines: ["Second"])]
         let out = work.path("overlap.mp4")
         let report = try SubtitleMux(input: Fixtures.path("librivox.mp4"), output: out,
-                                     tracks: [.text(cues: overlapping, language: .english, title: "English")], outputPolicy: .capforgeState).run()
+                                     tracks: [.text(cues: overlapping, language: .english, title: "English")], outputPolicy: OutputPolicy(ledgers: [])).run()
         #expect(report.warnings == [.subtitlesShortened(track: "English", count: 1)])
         #expect(try EmbeddedSubtitles.read(path: out)[0].events.map(\.end) == [2000, 4000])
         // Matroska shows both at once, as written.
         let mkv = work.path("overlap.mkv")
         let kept = try SubtitleMux(input: Fixtures.path("librivox.mp4"), output: mkv,
-                                   tracks: [.text(cues: overlapping, language: .english, title: "English")], outputPolicy: .capforgeState).run()
+                                   tracks: [.text(cues: overlapping, language: .english, title: "English")], outputPolicy: OutputPolicy(ledgers: [])).run()
         #expect(kept.warnings.isEmpty)
     }
 
@@ -183,13 +183,13 @@ import Testing
         defer { work.remove() }
         let track = SubtitleTrack.text(cues: Self.cues, language: .english, title: "English")
         #expect(throws: BurnError.subtitlesUnsupported(path: work.path("out.webm"), codec: "subrip")) {
-            try SubtitleMux(input: Fixtures.path("two_cities.webm"), output: work.path("out.webm"), tracks: [track], outputPolicy: .capforgeState).run()
+            try SubtitleMux(input: Fixtures.path("two_cities.webm"), output: work.path("out.webm"), tracks: [track], outputPolicy: OutputPolicy(ledgers: [])).run()
         }
         #expect(!FileManager.default.fileExists(atPath: work.path("out.webm")))
 
         let mine = work.path("mine.mkv")
         try Data("the user's own file".utf8).write(to: URL(fileURLWithPath: mine))
-        let ledger = OutputPolicy(ledgers: [OutputLedger(folder: work.directory.appendingPathComponent("ledger"))])
+        let ledger = OutputPolicy(ledgers: [OutputLedger(folder: StateFolder(tree: work.directory.appendingPathComponent("ledger")))])
         #expect(throws: OutputError.notWrittenByCapforge(path: mine)) {
             try SubtitleMux(input: Fixtures.path("librivox.mp4"), output: mine, tracks: [track], outputPolicy: ledger).run()
         }
@@ -217,7 +217,7 @@ import Testing
         let late = SubtitleTrack.text(cues: [Cue(start: end + 1000, end: end + 2000, lines: ["Late"])], language: .english, title: "Late", source: "/subs/late.srt")
         let empty = SubtitleTrack.text(cues: [], language: nil, title: "Empty", source: "/subs/empty.srt")
         let out = work.path("clamped.mkv")
-        let report = try SubtitleMux(input: source, output: out, tracks: [long, late, empty], outputPolicy: .capforgeState).run()
+        let report = try SubtitleMux(input: source, output: out, tracks: [long, late, empty], outputPolicy: OutputPolicy(ledgers: [])).run()
         #expect(report.warnings == [
             .cuesClamped(track: "/subs/long.srt", cut: 1, dropped: 1, videoEnd: Double(end) / 1000),
             .cuesClamped(track: "/subs/late.srt", cut: 0, dropped: 1, videoEnd: Double(end) / 1000),
@@ -231,7 +231,7 @@ import Testing
         #expect(abs(duration - Double(end) / 1000) < 0.05)
 
         // Asked for cues, nothing left is an error naming the files, and no file is written.
-        var strict = SubtitleMux(input: source, output: work.path("nothing.mkv"), tracks: [late, empty], outputPolicy: .capforgeState)
+        var strict = SubtitleMux(input: source, output: work.path("nothing.mkv"), tracks: [late, empty], outputPolicy: OutputPolicy(ledgers: []))
         strict.requiresCues = true
         #expect(throws: MuxError.noCues(tracks: ["/subs/late.srt", "/subs/empty.srt"], videoEnd: Double(end) / 1000)) { try strict.run() }
         #expect(!FileManager.default.fileExists(atPath: work.path("nothing.mkv")))
@@ -246,13 +246,13 @@ import Testing
         let source = try work.testClip("raw.mkv", size: "64x48", rate: 5, seconds: 1, encoder: ["-pix_fmt", "yuv420p", "-c:v", "rawvideo"])
         let track = SubtitleTrack.text(cues: [Cue(start: 100, end: 500, lines: ["Raw"])], language: .english, title: "English")
         let mkv = work.path("raw.subtitled.mkv")
-        #expect(try SubtitleMux(input: source, output: mkv, tracks: [track], outputPolicy: .capforgeState).run().warnings.isEmpty)
+        #expect(try SubtitleMux(input: source, output: mkv, tracks: [track], outputPolicy: OutputPolicy(ledgers: [])).run().warnings.isEmpty)
         try expectStreamsCopied(from: source, to: mkv, maps: ["0:v"])
         #expect(String(decoding: try Tool.run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "stream=codec_tag_string",
                                                                    "-of", "default=nw=1:nk=1", mkv]), as: UTF8.self) == "I420\n")
         let mp4 = work.path("raw.mp4")
         #expect(throws: MuxError.streamNotStorable(path: source, index: 0, codec: "rawvideo", container: "mp4", matroskaHolds: true)) {
-            try SubtitleMux(input: source, output: mp4, tracks: [track], outputPolicy: .capforgeState).run()
+            try SubtitleMux(input: source, output: mp4, tracks: [track], outputPolicy: OutputPolicy(ledgers: [])).run()
         }
         #expect(!FileManager.default.fileExists(atPath: mp4))
     }
@@ -269,10 +269,10 @@ import Testing
                                                                "-of", "csv=p=0", path]), as: UTF8.self)
         }
         let mov = work.path("tc.subtitled.mov")
-        #expect(try SubtitleMux(input: source, output: mov, tracks: [track], outputPolicy: .capforgeState).run().warnings.isEmpty)
+        #expect(try SubtitleMux(input: source, output: mov, tracks: [track], outputPolicy: OutputPolicy(ledgers: [])).run().warnings.isEmpty)
         #expect(try streams(mov).contains("data,tmcd,01:00:00:00"))
         let mkv = work.path("tc.subtitled.mkv")
-        #expect(try SubtitleMux(input: source, output: mkv, tracks: [track], outputPolicy: .capforgeState).run().warnings
+        #expect(try SubtitleMux(input: source, output: mkv, tracks: [track], outputPolicy: OutputPolicy(ledgers: [])).run().warnings
                 == [.timecodeLeftOut(index: 1, tagKept: true)])
         #expect(try streams(mkv) == "video,[0][0][0][0],01:00:00:00\nsubtitle,[0][0][0][0]\n")
     }
@@ -282,10 +282,10 @@ import Testing
         let work = try BurnWorkspace()
         defer { work.remove() }
         let srt = work.directory.appendingPathComponent("sub.srt")
-        try SRTWriter(cues: Self.cues).write(to: srt, policy: .capforgeState)
+        try SRTWriter(cues: Self.cues).write(to: srt, policy: OutputPolicy(ledgers: []))
         let track = SubtitleTrack.text(cues: Self.cues, language: .english, title: "English")
         #expect(throws: MuxError.subtitleFileAsVideo(path: srt.path)) {
-            try SubtitleMux(input: srt.path, output: work.path("sub.mkv"), tracks: [track], outputPolicy: .capforgeState).run()
+            try SubtitleMux(input: srt.path, output: work.path("sub.mkv"), tracks: [track], outputPolicy: OutputPolicy(ledgers: [])).run()
         }
         #expect(!FileManager.default.fileExists(atPath: work.path("sub.mkv")))
     }
@@ -298,7 +298,7 @@ import Testing
         let out = work.path("cancelled.mkv")
         #expect(throws: Cancelled.self) {
             try SubtitleMux(input: Fixtures.path("librivox.mp4"), output: out,
-                            tracks: [.text(cues: Self.cues, language: .english, title: "English")], outputPolicy: .capforgeState).run(cancellation: cancellation)
+                            tracks: [.text(cues: Self.cues, language: .english, title: "English")], outputPolicy: OutputPolicy(ledgers: [])).run(cancellation: cancellation)
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.directory.path).isEmpty)
     }

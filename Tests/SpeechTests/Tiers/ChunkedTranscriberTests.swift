@@ -318,7 +318,7 @@ import Testing
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("side-by-side-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
-            let journal = try TranscriptionJournal(url: folder.appendingPathComponent("journal"), key: "k")
+            let journal = try TranscriptionJournal(folder: StateFolder(tree: folder), name: "journal", key: "k")
             var events: [ChunkProgress] = []
             let t = try transcriber(engine, nil).transcribe(long, plan: english, journal: journal) { events.append($0) }
             return (t, events, journal.entries, engine)

@@ -97,7 +97,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let files = transcriber(modern: [Multilingual(languages: [.english, korean], guess: nil)], translates: true)
         let planned = try files.plan(audio, request: TranscriptionRequest(language: korean, languageSource: .requested, translate: true, alsoOriginal: true))
-        let place = JournalPlace(folder: folder, name: "talk", key: "settings-file")
+        let place = JournalPlace(folder: StateFolder(tree: folder), name: "talk", key: "settings-file")
         for pass in try planned.passes.get() {
             _ = try files.transcribe(audio, pass: pass, of: planned, journal: place, cancellation: Cancellation()) { _ in }
         }

@@ -36,7 +36,7 @@ import Testing
         let cancellation = Cancellation()
         #expect(throws: Cancelled()) {
             try ChunkedTranscriber(engines: TierEngines(modern: [interrupted], basic: []), calibration: CalibrationTable(engines: [:]), options: Self.patient)
-                .transcribe(audio, plan: plan, journal: try TranscriptionJournal(url: url, key: "k1"), cancellation: cancellation) { progress in
+                .transcribe(audio, plan: plan, journal: try journal(at: url, key: "k1"), cancellation: cancellation) { progress in
                     if progress.chunk == 1 { cancellation.cancel() }
                 }
         }
@@ -46,7 +46,7 @@ import Testing
         resumedEngine.windowsAtOnce = windowsAtOnce
         var resumedFlags: [Bool] = []
         let resumed = try ChunkedTranscriber(engines: TierEngines(modern: [resumedEngine], basic: []), calibration: CalibrationTable(engines: [:]), options: Self.patient)
-            .transcribe(audio, plan: plan, journal: try TranscriptionJournal(url: url, key: "k1")) { resumedFlags.append($0.resumed) }
+            .transcribe(audio, plan: plan, journal: try journal(at: url, key: "k1")) { resumedFlags.append($0.resumed) }
         #expect(resumedFlags == [true, true, false])
         #expect(resumedEngine.calls.count == 1)
         #expect(resumed == reference)
@@ -65,10 +65,10 @@ import Testing
              Word(text: "bye.", start: audio.endTime - 0.6, end: audio.endTime - 0.3, confidence: 0.9, tier: .modern, engine: "whisper")]
         }
         let transcriber = ChunkedTranscriber(engines: TierEngines(modern: [engine], basic: []), calibration: CalibrationTable(engines: [:]))
-        let first = try transcriber.transcribe(audio, plan: plan, journal: try TranscriptionJournal(url: url, key: "k1"))
+        let first = try transcriber.transcribe(audio, plan: plan, journal: try journal(at: url, key: "k1"))
         #expect(first.loopCuts.count == 3 && first.loopCuts.allSatisfy { $0.kept == "thank you" })
         #expect(first.droppedWords.map(\.word.text) == ["Bye", "bye.", "Bye", "bye.", "Bye", "bye."])
-        let resumed = try transcriber.transcribe(audio, plan: plan, journal: try TranscriptionJournal(url: url, key: "k1"))
+        let resumed = try transcriber.transcribe(audio, plan: plan, journal: try journal(at: url, key: "k1"))
         #expect(engine.calls.count == 3, "every chunk came from the journal")
         #expect(resumed.loopCuts == first.loopCuts && resumed.droppedWords == first.droppedWords)
         // A journal written before loops and drops were recorded reads as none.
@@ -106,14 +106,38 @@ import Testing
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         let engine = ToneEngine(engine: "whisper", tier: .modern, languages: [.english])
         _ = try ChunkedTranscriber(engines: TierEngines(modern: [engine], basic: []), calibration: CalibrationTable(engines: [:]))
-            .transcribe(audio, plan: plan, journal: try TranscriptionJournal(url: url, key: "k1"))
+            .transcribe(audio, plan: plan, journal: try journal(at: url, key: "k1"))
         // Simulate a process killed while writing a line.
         let handle = try FileHandle(forWritingTo: url)
         try handle.seekToEnd()
         try handle.write(contentsOf: Data("{\"chunk\":{\"index\":3,\"sta".utf8))
         try handle.close()
-        #expect(try TranscriptionJournal(url: url, key: "k1").entries.count == 3)
-        #expect(try TranscriptionJournal(url: url, key: "k1").entries.count == 3, "reopening rewrote a clean file")
-        #expect(try TranscriptionJournal(url: url, key: "other settings").entries.isEmpty)
+        #expect(try journal(at: url, key: "k1").entries.count == 3)
+        #expect(try journal(at: url, key: "k1").entries.count == 3, "reopening rewrote a clean file")
+        #expect(try journal(at: url, key: "other settings").entries.isEmpty)
+    }
+
+    /// A journal is input like any other: an entry with times or confidences no run records (a
+    /// planted or damaged line) is not resumed, nor is anything after it.
+    @Test func entriesNoRunRecordsAreNotResumed() throws {
+        let url = tempJournal()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let engine = ToneEngine(engine: "whisper", tier: .modern, languages: [.english])
+        _ = try ChunkedTranscriber(engines: TierEngines(modern: [engine], basic: []), calibration: CalibrationTable(engines: [:]))
+            .transcribe(audio, plan: plan, journal: try journal(at: url, key: "k1"))
+        let kept = try journal(at: url, key: "k1").entries
+        #expect(kept.count == 3)
+        for damage in [{ (entry: inout JournalEntry) in entry.words[0].start = 1e308 }, { $0.words[0].confidence = 7 }, { $0.heardUntil = -1e300 },
+                       { $0.words[0].end = $0.words[0].start - 1 }] {
+            var entries = kept
+            damage(&entries[1])
+            let lines = try [#"{"journal":1,"key":"k1"}"#] + entries.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+            try Data(lines.joined(separator: "\n").utf8).write(to: url)
+            #expect(try journal(at: url, key: "k1").entries == [kept[0]])
+        }
+    }
+
+    func journal(at url: URL, key: String) throws -> TranscriptionJournal {
+        try TranscriptionJournal(folder: StateFolder(tree: url.deletingLastPathComponent()), name: url.lastPathComponent, key: key)
     }
 }

@@ -19,7 +19,7 @@ import Testing
             transcripts[wav] = try engine.transcribe(audio, language: .english, cancellation: Cancellation())
                 .map(\.text).joined(separator: " ")
         }
-        try AtomicFile.write(try JSONSerialization.data(withJSONObject: transcripts, options: [.sortedKeys]), to: output, policy: .capforgeState)
+        try AtomicFile.write(try JSONSerialization.data(withJSONObject: transcripts, options: [.sortedKeys]), to: output, policy: OutputPolicy(ledgers: []))
         #expect(transcripts.values.allSatisfy { !$0.isEmpty })
     }
 }

@@ -28,7 +28,7 @@ enum WhisperFixtures {
 
     private static func converted(_ ct2: URL, cachedAt cache: URL, weights: WeightEncoding = .f16) throws -> URL {
         if !FileManager.default.fileExists(atPath: cache.path) {
-            try AtomicFile.write(try CT2WhisperConverter.convert(directory: ct2, weights: weights), to: cache, policy: .capforgeState)
+            try AtomicFile.write(try CT2WhisperConverter.convert(directory: ct2, weights: weights), to: cache, policy: OutputPolicy(ledgers: []))
         }
         return cache
     }
