@@ -9,9 +9,11 @@ public enum StateFolderError: Error, CustomStringConvertible, Equatable {
 
     public var description: String {
         switch self {
+        case .notAFolder(let path, let kind) where kind == "symbolic link":
+            return "refusing to use \(path): it is a symbolic link where Capforge keeps a folder of its state, and Capforge follows no "
+                + "link there (a planted one could send its writes anywhere); remove it and rerun (Capforge remakes what it needs)"
         case .notAFolder(let path, let kind):
-            return "refusing to use \(path): it is a \(kind) where Capforge keeps a folder of its state; Capforge follows no link in its "
-                + "state (a planted one could send its writes anywhere); remove it and rerun (Capforge remakes what it needs)"
+            return "refusing to use \(path): it is a \(kind) where Capforge keeps a folder of its state; remove it and rerun (Capforge remakes what it needs)"
         case .notAFile(let path, let kind):
             return "refusing to read \(path): it is a \(kind), not a file Capforge wrote; remove it and rerun"
         case .tooLarge(let path, let bytes, let limit):

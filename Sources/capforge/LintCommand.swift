@@ -7,9 +7,10 @@ import Media
 let lintCommand = Subcommand(
     spec: Command(
         "lint", summary: "Check SRT, WebVTT, ASS, TTML or SCC files from any tool against a caption profile; exit 1 on any violation.",
-        usage: "FILE... [--video VIDEO] [--profile NAME|FILE] [--fps N]",
+        usage: "FILE... [--video VIDEO [--shot-changes]] [--profile NAME|FILE] [--fps N]",
         options: [Option("profile", value: "auto|NAME|FILE", help: "default auto: the rules for the language the file's name gives (talk.ja.srt), else netflix-en; bbc, dcmp, any built-in name, or a JSON profile file"),
-                  Option("video", value: "VIDEO", help: "the video the captions are for: its frame rate, duration and shot changes (cues should start on a change, or end 2 frames before one, not 1-11 frames off; default: the video of the same name beside each file)"),
+                  Option("video", value: "VIDEO", help: "the video the captions are for: its frame rate and duration (default: the video of the same name beside each file)"),
+                  Option("shot-changes", help: "also check cues against the video's shot changes, as caption --shot-changes times them (a cue should start on a change, or end 2 frames before one, not 1-11 frames off); decodes the whole video"),
                   Option("fps", value: .number(0...Double.greatestFiniteMagnitude, name: "N", aboveLowerBound: true), need: "a positive frame rate",
                          help: "frame rate for frame-based gaps (default: the video's, else 25)"),
                   Option("list", value: .integer(0...Int.max, name: "N"), default: "\(Lint.listLimit)", need: "a count of violations, 0 for all",
@@ -19,11 +20,13 @@ let lintCommand = Subcommand(
     let profile = try profileOption(args)
     let fps = args.number("fps")
     let listing = args.integer("list").map { $0 == 0 ? nil : $0 } ?? Lint.listLimit
+    // Only when asked, as caption times cues to the cuts only when asked: default captions pass
+    // default lint, and neither decodes a whole video unasked.
+    let checksShots = args.flag("shot-changes")
     func lintVideo(_ url: URL) throws -> LintVideo {
         let probe = try MediaProbe(path: url.path)
-        // The picture's cuts, for the shot-change rule: the whole video is decoded once.
         var shots: [Double]?
-        if probe.video != nil {
+        if checksShots, probe.video != nil {
             printError("capforge lint: finding the shot changes in \(Format.terminalSafe(url.lastPathComponent))")
             shots = try ShotChangeDetector.detect(path: url.path).changes
         }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `caption --shot-changes` on speech over a picture that cuts every 2.3 s: without it, cues
-/// start or end a few frames off the cuts (lint --video says so); with it, none does, and the
+/// start or end a few frames off the cuts (lint --video --shot-changes says so); with it, none does, and the
 /// review page shows the cuts.
 @Suite(.serialized, .timeLimit(.minutes(15))) struct ShotChangeEndToEndTests {
     @Test func cuesAreTimedToTheCuts() throws {
@@ -25,13 +25,16 @@ import Testing
 
         let plain = try CLI().run(["caption", video, "--out", folder.appendingPathComponent("plain").path, "--model", "tiny.en", "--formats", "srt"])
         try #require(plain.status == 0, "\(plain.stderr)")
-        let before = try CLI().run(["lint", folder.appendingPathComponent("plain/cuts.en.srt").path, "--video", video])
+        // Default captions pass default lint: the cuts are checked, as they are timed, when asked.
+        let unasked = try CLI().run(["lint", folder.appendingPathComponent("plain/cuts.en.srt").path, "--video", video])
+        #expect(!unasked.stdout.contains("shot-change") && !unasked.stderr.contains("finding the shot changes"), "\(unasked.stdout)")
+        let before = try CLI().run(["lint", folder.appendingPathComponent("plain/cuts.en.srt").path, "--video", video, "--shot-changes"])
         #expect(before.stdout.contains("shot-change"), "the cuts fall near some cue times: \(before.stdout)")
 
         let timed = try CLI().run(["caption", video, "--out", folder.appendingPathComponent("timed").path, "--model", "tiny.en", "--formats", "srt",
                                    "--shot-changes", "--report", folder.appendingPathComponent("review.html").path])
         try #require(timed.status == 0, "\(timed.stderr)")
-        let after = try CLI().run(["lint", folder.appendingPathComponent("timed/cuts.en.srt").path, "--video", video])
+        let after = try CLI().run(["lint", folder.appendingPathComponent("timed/cuts.en.srt").path, "--video", video, "--shot-changes"])
         // A cue still off a cut is one a harder rule kept there, and the run said so.
         let off = after.stdout.components(separatedBy: "shot-change:").count - 1
         let said = timed.stdout.split(separator: "\n").filter { $0.contains("warning:") && $0.contains("shot change") && $0.contains("kept,") }.count
