@@ -60,7 +60,7 @@ public struct Manifest: Sendable {
     }
 
     /// Far above what a file's record grows to (a ten-hour file's cue marks are a few MB).
-    static let entryLimit = 64 << 20
+    static let entryLimit = 16 << 20
 
     func name(for relativePath: String) -> String {
         String(SHA256.hex(of: Data(relativePath.utf8)).prefix(24)) + ".json"
