@@ -16,6 +16,9 @@ public enum DropReason: String, Codable, Sendable, CaseIterable {
     /// Too few words for the speech the detector found: the recogniser did not make out what was
     /// said, so what it wrote is not evidence of it.
     case underHeard
+    /// A copy of the words just before it, written faster than anyone speaks: the decoder
+    /// repeating itself (at a window's end above all), not the speaker.
+    case decoderRepeat
 
     /// What the warning line and the report say of words dropped for this reason.
     public var explanation: String {
@@ -26,6 +29,7 @@ public enum DropReason: String, Codable, Sendable, CaseIterable {
         case .steadySound: return "over steady sound (silence, hiss, hum) Whisper itself rated as no speech"
         case .guessedPastWindow: return "guessed past the end of a window's audio where a pause followed"
         case .underHeard: return "written for far more speech than they can account for (the recogniser did not make out what was said)"
+        case .decoderRepeat: return "repeating the words just before them faster than anyone speaks (the recogniser repeating itself)"
         }
     }
 }

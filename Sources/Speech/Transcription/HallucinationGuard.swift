@@ -14,7 +14,10 @@ import CapforgeCore
 ///   straight into a few words of detected speech (real words whose times swallowed the music
 ///   before them);
 /// - a stock phrase of Whisper's training captions ("you", "Thank you.") standing alone, far from
-///   any other words, is dropped unless the engine was sure of it.
+///   any other words, is dropped unless the engine was sure of it;
+/// - a copy of the words just before it, written faster than anyone speaks, is the decoder
+///   repeating itself (tiny.en ended a window by writing its last 17 words again in 0.74 s),
+///   wherever it lies: dropped. A speaker's own repeat at speech rate stays.
 /// Whatever is dropped or marked is reported; nothing is silently shown or silently lost.
 public struct HallucinationGuard: Sendable {
     /// A word is over speech when this share of it (or `enoughSpeech` seconds, for a word
@@ -29,6 +32,11 @@ public struct HallucinationGuard: Sendable {
     public var sureStockPhrase = 0.9
     /// A run is alone when no other word is this close (seconds).
     public var isolation = 3.0
+    /// A copy of at least this many words of the words just before it...
+    public var shortestRepeat = 4
+    /// ...said faster than this (words a second: 8 words in 1.1 s; fast talkers reach about 5)
+    /// was never said.
+    public var fastestSpeech = 7.0
     /// The calibrated confidence a kept word over non-speech is capped at: below the
     /// low-confidence threshold, so writers colour it, and what such words measured: on the
     /// held-out calibration half 15 of 23 were right (tiny.en 8 of 11, base 7 of 12), so 0.6
@@ -45,13 +53,16 @@ public struct HallucinationGuard: Sendable {
         public var flagged: Int
     }
 
-    /// `words` in time order; `speech` the detector's regions, in order.
-    public func check(_ words: [Word], speech: [SpeechRegion]) -> Verdict {
-        let loops = RepetitionGuard.runs(in: words.map(\.text.spellingKey)).map(\.words)
-            .filter { run in 2 * run.filter { !isOverSpeech(words[$0], speech) }.count > run.count }
+    /// `heard` in time order; `speech` the detector's regions, in order.
+    public func check(_ heard: [Word], speech: [SpeechRegion]) -> Verdict {
+        let repeats = decoderRepeats(heard)
+        let repeated = heard.indices.filter { repeats.contains($0) }.map { heard[$0] }.dropped(.decoderRepeat)
+        let unrepeated = heard.indices.filter { !repeats.contains($0) }.map { heard[$0] }
+        let loops = RepetitionGuard.runs(in: unrepeated.map(\.text.spellingKey)).map(\.words)
+            .filter { run in 2 * run.filter { !isOverSpeech(unrepeated[$0], speech) }.count > run.count }
         let looped = Set(loops.joined())
-        var verdict = Verdict(kept: [], dropped: looped.sorted().map { words[$0] }.dropped(.loopOverNoSpeech), flagged: 0)
-        let words = words.enumerated().filter { !looped.contains($0.offset) }.map(\.element)
+        var verdict = Verdict(kept: [], dropped: repeated + looped.sorted().map { unrepeated[$0] }.dropped(.loopOverNoSpeech), flagged: 0)
+        let words = unrepeated.enumerated().filter { !looped.contains($0.offset) }.map(\.element)
         var index = 0
         while index < words.count {
             guard !isOverSpeech(words[index], speech) else {
@@ -81,6 +92,29 @@ public struct HallucinationGuard: Sendable {
         verdict.kept = kept
         verdict.dropped = (verdict.dropped + stock.dropped(.loneStockPhrase)).sorted { $0.word.start < $1.word.start }
         return verdict
+    }
+
+    /// The indices of the words that copy, word for word, the run just before them in less time
+    /// than it takes to say them; the longest copy first at each place.
+    func decoderRepeats(_ words: [Word]) -> Set<Int> {
+        let keys = words.map(\.text.spellingKey)
+        var copies = Set<Int>()
+        var start = shortestRepeat
+        while start < words.count {
+            let longest = min(start, words.count - start, RepetitionGuard.longestPhrase)
+            let copy = longest < shortestRepeat ? nil : stride(from: longest, through: shortestRepeat, by: -1).first { length in
+                let copy = start..<(start + length)
+                return keys[copy].elementsEqual(keys[(start - length)..<start]) && !keys[copy].contains("")
+                    && Double(length) > fastestSpeech * max(0, words[copy.upperBound - 1].end - words[start].start)
+            }
+            if let copy {
+                copies.formUnion(start..<(start + copy))
+                start += copy
+            } else {
+                start += 1
+            }
+        }
+        return copies
     }
 
     func isOverSpeech(_ word: Word, _ speech: [SpeechRegion]) -> Bool {

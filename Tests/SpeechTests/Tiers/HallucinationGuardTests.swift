@@ -91,4 +91,30 @@ import Testing
         #expect(verdict.kept.first?.start == 11.9 && verdict.kept.first?.end == 12.3)
         #expect(verdict.dropped.isEmpty && verdict.flagged == 0)
     }
+
+    /// tiny.en ended a window by writing its last 17 words again, squeezed into 0.74 s: the copy
+    /// goes, said; the same words said again at speech rate, or a short phrase, stay.
+    @Test func aCopyFasterThanSpeechIsADecoderRepeat() {
+        let sentence = "The earliest book printed with movable type, the aforementioned Gutenberg Bible, was printed in the fifteenth century.".split(separator: " ").map(String.init)
+        let said = sentence.enumerated().map { word($1, 10 + Double($0) * 0.35, 10.3 + Double($0) * 0.35) }
+        let squeezed = sentence.enumerated().map { word($1, 16.5 + Double($0) * 0.74 / 17, 16.5 + Double($0 + 1) * 0.74 / 17) }
+        let speech = [SpeechRegion(start: 9.8, end: 17.5)]
+        let verdict = guardian.check(said + squeezed, speech: speech)
+        #expect(verdict.kept == said)
+        #expect(verdict.dropped == squeezed.dropped(.decoderRepeat))
+
+        // A speaker saying it twice, each at speech rate, keeps both.
+        let again = sentence.enumerated().map { word($1, 16.5 + Double($0) * 0.35, 16.8 + Double($0) * 0.35) }
+        #expect(guardian.check(said + again, speech: [SpeechRegion(start: 9.8, end: 23)]).kept == said + again)
+        // "Thank you. Thank you." fast is two words a copy: too short to judge.
+        let thanks = [word("Thank", 1, 1.1), word("you.", 1.1, 1.2), word("Thank", 1.2, 1.3), word("you.", 1.3, 1.4)]
+        #expect(guardian.check(thanks, speech: [SpeechRegion(start: 0.9, end: 1.5)]).kept == thanks)
+        // Eight words again in 1.0 s, in the middle of speech.
+        let eight = Array(sentence.prefix(8))
+        let first = eight.enumerated().map { word($1, 30 + Double($0) * 0.4, 30.3 + Double($0) * 0.4) }
+        let fast = eight.enumerated().map { word($1, 33.2 + Double($0) * 0.125, 33.3 + Double($0) * 0.125) }
+        let after = [word("then", 34.5, 34.8), word("more", 34.9, 35.2)]
+        let middle = guardian.check(first + fast + after, speech: [SpeechRegion(start: 29.9, end: 35.5)])
+        #expect(middle.kept == first + after && middle.dropped == fast.dropped(.decoderRepeat))
+    }
 }
