@@ -9,10 +9,13 @@ public final class Cancellation: Sendable {
     private let cancelledFlag = Mutex(false)
     private let deadline: Date?
     private let parent: Cancellation?
+    /// How long its deadline allowed from when it was made (what a timeout reports).
+    public let allowedSeconds: Double?
 
     public init(deadline: Date? = nil, parent: Cancellation? = nil) {
         self.deadline = deadline
         self.parent = parent
+        allowedSeconds = deadline.map { $0.timeIntervalSinceNow }
     }
 
     /// A child that fires when this one does, or at its own deadline.
@@ -29,6 +32,12 @@ public final class Cancellation: Sendable {
         if cancelledFlag.withLock({ $0 }) { return .cancelled }
         if let deadline, Date() >= deadline { return .deadline }
         return parent?.reason
+    }
+
+    /// The deadline that stopped work: its own, or the nearest ancestor's that has passed.
+    public var expiredAllowance: Double? {
+        if let deadline, Date() >= deadline { return allowedSeconds }
+        return parent?.expiredAllowance
     }
 
     public var isCancelled: Bool { reason != nil }

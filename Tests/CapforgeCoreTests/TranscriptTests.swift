@@ -38,6 +38,15 @@ import Testing
         let expired = Cancellation(deadline: .distantPast)
         #expect(expired.reason == .deadline)
     }
+
+    /// A timeout says the deadline it missed: one made per decoding step said "its 0 s deadline".
+    @Test func aTimeoutReportsTheDeadlineItMissed() {
+        let allowed = Cancellation(deadline: Date() + 20)
+        #expect(abs((allowed.allowedSeconds ?? 0) - 20) < 1 && allowed.expiredAllowance == nil)
+        let parent = Cancellation(deadline: Date() - 0.001)
+        let child = parent.child(deadline: Date() + 60)
+        #expect(child.reason == .deadline && child.expiredAllowance ?? 1 <= 0)
+    }
 }
 
 @Suite struct LanguageTests {

@@ -308,7 +308,7 @@ public final class WhisperEngine: SpeechEngine, Sendable {
             guard let beam else { return (decoded.segments, decoded.stoppedEarly, nil, decoded.languageID) }
             return (beam.corrected(decoded.segments), decoded.stoppedEarly, beam.report, decoded.languageID)
         }
-        try CancellationCheck(cancellation, started: began).check()
+        try CancellationCheck(cancellation).check()
         throw SpeechError.engineFailed(engine: Self.engineName, reason: "whisper_full failed with code \(decoded.status)")
     }
 
