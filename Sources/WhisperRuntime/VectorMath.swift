@@ -84,6 +84,23 @@ enum VectorMath {
         return result
     }
 
+    /// out += a ⊙ b, element by element (all three the same length).
+    @inline(__always)
+    static func multiplyAdd(_ a: UnsafeBufferPointer<Float>, _ b: UnsafeBufferPointer<Float>, into out: UnsafeMutableBufferPointer<Float>) {
+        precondition(a.count == out.count && b.count == out.count)
+        let whole = out.count / 16 * 16
+        if let a = a.baseAddress, let b = b.baseAddress, let out = out.baseAddress {
+            var i = 0
+            while i < whole {
+                let sum = UnsafeRawPointer(out + i).loadUnaligned(as: Lanes.self)
+                    + UnsafeRawPointer(a + i).loadUnaligned(as: Lanes.self) * UnsafeRawPointer(b + i).loadUnaligned(as: Lanes.self)
+                UnsafeMutableRawPointer(out + i).storeBytes(of: sum, as: Lanes.self)
+                i += 16
+            }
+        }
+        for i in whole ..< out.count { out[i] += a[i] * b[i] }
+    }
+
     static func maximum(_ values: UnsafeBufferPointer<Float>) -> Float {
         reduce(values, -.infinity, { $0.replacing(with: $1, where: $1 .> $0) }, { Swift.max($0, $1) }, { $0.max() })
     }

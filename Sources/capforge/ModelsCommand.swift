@@ -22,6 +22,9 @@ let modelsCommand = Subcommand(
         let whisper = try store.list()
         let vosk = store.searchPath.flatMap { VoskModelCatalog.discover(in: $0) }
         let pocketSphinx = PocketSphinxModel.debianEnglish
+        let soundEvents = SoundEventDetector.installed(in: store)
+        let soundEventFile = store.file(named: SoundEventDetector.modelFileName)
+        let soundEventSize = soundEventFile.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? NSNumber }?.int64Value
         if args.flag("json") {
             struct Row: Encodable { var engine, name, path: String; var size: Int64?; var englishOnly: Bool?; var weightType: String?; var languages: [Language]; var sha256: String?; var problem: String?; var runsOn: String?; var runtimeReads: Bool? }
             var rows = whisper.map { Row(engine: $0.engine, name: $0.name, path: $0.url.path, size: $0.sizeBytes, englishOnly: $0.isEnglishOnly, weightType: $0.weightType, languages: $0.languages, sha256: $0.sha256, problem: $0.problem,
@@ -30,6 +33,10 @@ let modelsCommand = Subcommand(
             rows += vosk.map { Row(engine: "vosk", name: $0.name, path: $0.directory.path, size: nil, englishOnly: nil, weightType: nil, languages: [$0.language], sha256: nil, problem: nil, runsOn: nil, runtimeReads: nil) }
             if pocketSphinx.isInstalled {
                 rows.append(Row(engine: "pocketsphinx", name: pocketSphinx.name, path: pocketSphinx.acousticModel.deletingLastPathComponent().path, size: nil, englishOnly: true, weightType: nil, languages: [.english], sha256: nil, problem: nil, runsOn: nil, runtimeReads: nil))
+            }
+            if let soundEventFile {
+                rows.append(Row(engine: "sound-events", name: "fireredvad-aed", path: soundEventFile.path, size: soundEventSize, englishOnly: nil, weightType: nil, languages: [], sha256: nil,
+                                problem: soundEvents.reason, runsOn: nil, runtimeReads: nil))
             }
             print(try jsonString(rows))
             return ExitCode.success
@@ -68,6 +75,13 @@ let modelsCommand = Subcommand(
             print(Format.terminalSafe("           \(basicUse(.english))"))
         } else {
             print("  pocketsphinx  not installed (apt-get install pocketsphinx-en-us)")
+        }
+        switch soundEvents {
+        case .on(let detector):
+            print(Format.terminalSafe("  sound events  \(detector.name)  \(SoundEventDetector.modelFileName)  \(String(format: "%.1f MB", Double(soundEventSize ?? 0) / 1e6))  "
+                + "speech, singing and music every 10 ms (the music check)"))
+        case .off(let reason):
+            print(Format.terminalSafe("  sound events  off: \(reason)"))
         }
         print("installable by name ('capforge models install NAME'):")
         for package in ModelPackage.all { print("  \(package.name)  \(package.summary)") }

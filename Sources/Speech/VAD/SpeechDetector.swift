@@ -79,19 +79,11 @@ extension SpeechDetector {
     /// `silenceKept` on each side, so audio that starts hours in, or sparse packets with long
     /// gaps, costs only its sound: a detector starts from silence anyway, as at a file's start.
     public func speechRegions(across source: any AudioSource, block: Double = 300, context: Double = 30) throws -> [SpeechRegion] {
-        let kept = SpeechDetectorDefaults.silenceKept
-        let skipped = source.silentSpans.filter { $0.upperBound - $0.lowerBound > 2 * kept }
         var regions: [SpeechRegion] = []
-        var from = source.startTime
-        // The sound before each skipped span (and after the last), with some of its silence.
-        for silent in skipped + [source.endTime..<source.endTime] {
-            let to = min(source.endTime, silent.lowerBound + kept)
-            if to > from {
-                for region in try speechRegions(across: source, from: from, to: to, block: block, context: context) {
-                    regions.append(region, meetingIsPause: false)
-                }
+        for span in source.detectedSpans(keeping: SpeechDetectorDefaults.silenceKept) {
+            for region in try speechRegions(across: source, from: span.lowerBound, to: span.upperBound, block: block, context: context) {
+                regions.append(region, meetingIsPause: false)
             }
-            from = max(from, silent.upperBound - kept)
         }
         return regions
     }
@@ -115,5 +107,21 @@ extension SpeechDetector {
             blockStart = blockEnd
         }
         return regions
+    }
+}
+
+extension AudioSource {
+    /// What detection reads: all of the audio but known silence (`silentSpans`) longer than
+    /// twice `kept`, which is skipped but for `kept` seconds on each side, in order.
+    func detectedSpans(keeping kept: Double) -> [Range<Double>] {
+        var spans: [Range<Double>] = []
+        var from = startTime
+        // The sound before each skipped span (and after the last), with some of its silence.
+        for silent in silentSpans.filter({ $0.upperBound - $0.lowerBound > 2 * kept }) + [endTime..<endTime] {
+            let to = min(endTime, silent.lowerBound + kept)
+            if to > from { spans.append(from..<to) }
+            from = max(from, silent.upperBound - kept)
+        }
+        return spans
     }
 }
