@@ -74,7 +74,7 @@ public struct LintVideo: Sendable, Equatable {
     /// What is wrong with the video's frame rate and what is used instead; nil when nothing is.
     public var frameRateWarning: String? {
         if let claimed = claimedFramesPerSecond, framesPerSecond == nil {
-            return String(format: "the video claims %g frames per second, which no real video has (%g–%g); frame gaps are judged at %g fps (--fps N sets the rate)",
+            return String(format: "the video claims %g frames per second, outside the %g–%g fps at which frame gaps mean what a caption profile asks; frame gaps are judged at %g fps (--fps N sets the rate)",
                           claimed, FrameTiming.plausibleRates.lowerBound, FrameTiming.plausibleRates.upperBound, FrameTiming.fallbackRate)
         }
         if variableFrameRate, let rate = framesPerSecond {
