@@ -163,6 +163,9 @@ public enum SubtitleReader {
         guard let start = Timecode.parse(left), let end = Timecode.parse(right) else {
             throw SubtitleReadError.malformedTiming(line: line, text: text)
         }
+        guard end <= Timecode.limitMilliseconds else {
+            throw SubtitleReadError.malformedEvent(line: line, reason: "the time \"\(right.prefix(40))\" is more than \(Timecode.limitName) in: not a subtitle time")
+        }
         guard end >= start else { throw SubtitleReadError.endBeforeStart(line: line) }
         return (start, end)
     }
