@@ -100,7 +100,7 @@ public struct SubtitleSyncJob {
             var speech: [TimeSpan]?
             for (index, file) in files {
                 if cancellation.isCancelled { throw Cancelled() }
-                var fileWarnings = warnings
+                var fileWarnings = warnings + file.warnings
                 var synced = words.flatMap { SubtitleSync.byWords(file.entries, words: $0, mediaEnd: mediaEnd) }
                 if words != nil, synced == nil {
                     fileWarnings.append("too few of the cues' words were heard (are the subtitles in another language than the speech?): timed by where speech is")
