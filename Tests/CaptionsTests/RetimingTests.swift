@@ -227,6 +227,12 @@ import Testing
         }
     }
 
+    /// A shot-change cache is a file too: a time no video has is left out, never converted.
+    @Test func shotChangesNoVideoHasAreLeftOut() throws {
+        let timing = ShotTiming(changes: [1e308, -5, .nan, .infinity, 2.5], rules: try CueRules(profile: .netflixEnglish, framesPerSecond: 25))
+        #expect(timing.changes == [2500])
+    }
+
     // MARK: frame rates
 
     @Test func frameRatesNobodyUsesFallBackAndAreSaid() throws {
