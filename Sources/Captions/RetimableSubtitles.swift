@@ -27,6 +27,9 @@ public struct RetimableSubtitles: Sendable {
         let range: Range<String.Index>
         /// How TTML wrote it; nil where the format has one way.
         let form: TTMLClock.Form?
+        /// How far past the cue's end it reaches, in milliseconds: a `p` with both `end` and
+        /// `dur` ends at the earlier, and the other keeps its lead.
+        var beyond = 0
     }
 
     public let format: SubtitleFormat
@@ -80,7 +83,7 @@ public struct RetimableSubtitles: Sendable {
                     case .end: time.end
                     case .duration: time.end - time.start
                     }
-                    result += written(milliseconds, form: stamp.form).utf8
+                    result += written(milliseconds + stamp.beyond, form: stamp.form).utf8
                     position = stamp.range.upperBound
                 }
             } else {
@@ -191,8 +194,14 @@ public struct RetimableSubtitles: Sendable {
             guard let begin = p.begin else {
                 throw SubtitleReadError.malformedEvent(line: p.line, reason: "a <p> without begin starts with its parent; give it a begin to re-time it")
             }
-            let values: [(Stamp.Value, TTMLDocument.TimeValue?)] = [(.start, begin), (.end, p.endValue), (.duration, p.dur)]
-            let stamps = values.compactMap { value, time in time.map { Stamp(value: value, range: index($0.range.lowerBound)..<index($0.range.upperBound), form: $0.form) } }
+            // Without timed parents, `end` counts from the document's start and `dur` from the `p`'s.
+            let values: [(Stamp.Value, TTMLDocument.TimeValue?, Double)] = [(.start, begin, 0), (.end, p.endValue, 0), (.duration, p.dur, p.start)]
+            let stamps = values.compactMap { value, time, from in
+                time.map { time in
+                    Stamp(value: value, range: index(time.range.lowerBound)..<index(time.range.upperBound), form: time.form,
+                          beyond: value == .start ? 0 : Int(((from + time.seconds - p.end) * 1000).rounded()))
+                }
+            }
             return Entry(start: Int((p.start * 1000).rounded()), end: Int((p.end * 1000).rounded()), text: p.lines.joined(separator: " "),
                          stamps: stamps.sorted { $0.range.lowerBound < $1.range.lowerBound }, block: index(p.range.lowerBound)..<index(p.range.upperBound))
         }

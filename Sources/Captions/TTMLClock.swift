@@ -96,7 +96,8 @@ struct TTMLClock: Sendable {
 
     /// Seconds (finite, not negative) and the form of a time expression; nil when `text` is none.
     func time(_ text: String) -> (seconds: Double, form: Form)? {
-        let value = text.utf8.contains(where: { $0 == 0x20 || $0 == 0x09 }) ? text.trimmingCharacters(in: .whitespaces) : text
+        // A value may be spread over lines (XML turns those breaks into spaces).
+        let value = text.utf8.contains(where: { [0x20, 0x09, 0x0A, 0x0D].contains($0) }) ? text.trimmingCharacters(in: .whitespacesAndNewlines) : text
         let parts = value.split(separator: ":", omittingEmptySubsequences: false)
         if parts.count == 3 || parts.count == 4 {
             guard let hours = Self.digits(parts[0], upTo: 12), let minutes = Self.digits(parts[1], upTo: 2), minutes < 60 else { return nil }

@@ -1,11 +1,13 @@
 /// A TTML document as the reader and the re-timer see it, found in one pass (`XMLScanner`):
 /// each `p` with its times on the media's clock, its text, and where each of its time
-/// attributes' values is written. `begin`, `end` and `dur` are attributes in no namespace;
-/// elements count as TTML's in a TTML namespace or in none, so a `p` of another vocabulary (an
-/// XHTML paragraph in metadata) is no cue. A `p`'s times add to its parents' begins
-/// (`body`, `div`); a `span`'s begin to its `p`'s.
+/// attributes' values is written. `begin`, `end` and `dur` are attributes in no namespace (or
+/// qualified by a TTML namespace's prefix); elements count as TTML's in a TTML namespace or in
+/// none, so a `p` of another vocabulary (an XHTML paragraph in metadata) is no cue. A `p`'s
+/// times add to its parents' begins (`body`, `div`); a `span`'s begin to its `p`'s.
 struct TTMLDocument {
     struct TimeValue {
+        /// As written (from the parent's begin, or for `dur` from the element's).
+        let seconds: Double
         let form: TTMLClock.Form
         /// The value's UTF-8 offsets in the text.
         let range: Range<Int>
@@ -34,8 +36,9 @@ struct TTMLDocument {
     let paragraphs: [Paragraph]
     /// What was assumed or left out (control characters dropped, parameters out of range).
     let warnings: [String]
-    /// The first element timed other than a `p`, or a `span` inside one: a time the re-timer
-    /// cannot keep right by rewriting `p`s (on `body` or `div`, whose times their `p`s add to).
+    /// The first element timed outside a `p` other than a `p`: a time the re-timer cannot keep
+    /// right by rewriting `p`s (on `body` or `div`, whose times their `p`s add to; a region's).
+    /// Times inside a `p` (a `span`'s, a `set`'s) count from its begin and move with it.
     let otherTimed: (name: String, line: Int)?
 
     /// An open element: its name, what it declares, when it begins.
@@ -84,22 +87,31 @@ struct TTMLDocument {
                 var times: [String: TimeValue] = [:]
                 var seconds: [String: Double] = [:]
                 if isTTML {
-                    if let container = tag.attributes.first(where: { $0.name == "timeContainer" }), container.value.trimmingCharacters(in: .whitespaces) == "seq" {
+                    // TTML's own attributes: unprefixed, or (where a tool qualifies them) in a TTML namespace.
+                    func own(_ attribute: XMLScanner.Attribute) -> String? {
+                        let (prefix, name) = Self.split(attribute.name)
+                        return prefix.isEmpty || namespace(prefix, declared: declared).map(Self.namespaces.contains) == true ? name : nil
+                    }
+                    if let container = tag.attributes.first(where: { own($0) == "timeContainer" }), container.value.trimmingCharacters(in: .whitespaces) == "seq" {
                         throw SubtitleReadError.malformedEvent(line: tag.line, reason: "timeContainer=\"seq\" on <\(local)> (each child timed after the one before) is not read; give each <p> its own begin and end")
                     }
-                    for attribute in tag.attributes where ["begin", "end", "dur"].contains(attribute.name) {
-                        let what = attribute.name == "dur" ? "duration" : "time"
+                    for attribute in tag.attributes {
+                        guard let name = own(attribute), ["begin", "end", "dur"].contains(name) else { continue }
+                        guard times[name] == nil else {
+                            throw SubtitleReadError.malformedEvent(line: tag.line, reason: "<\(local)> has two \(name) attributes (one qualified by a prefix): say it once")
+                        }
+                        let what = name == "dur" ? "duration" : "time"
                         guard let time = clock.time(attribute.value) else {
                             throw SubtitleReadError.malformedEvent(line: tag.line, reason: "cannot read the \(what) \(Self.shown(attribute.value)) of <\(local)>")
                         }
                         guard time.seconds <= Timecode.limitSeconds else {
                             throw SubtitleReadError.malformedEvent(line: tag.line, reason: "the \(what) \(Self.shown(attribute.value)) of <\(local)> is more than \(Timecode.limitName): not a subtitle time")
                         }
-                        times[attribute.name] = TimeValue(form: time.form, range: attribute.valueRange)
-                        seconds[attribute.name] = time.seconds
+                        times[name] = TimeValue(seconds: time.seconds, form: time.form, range: attribute.valueRange)
+                        seconds[name] = time.seconds
                     }
                     begin += seconds["begin"] ?? 0
-                    if !times.isEmpty, local != "p", !(local == "span" && paragraph != nil), otherTimed == nil { otherTimed = (local, tag.line) }
+                    if !times.isEmpty, local != "p", paragraph == nil, otherTimed == nil { otherTimed = (local, tag.line) }
                     if local == "metadata" { metadataDepth += 1 }
                     if local == "br" { paragraph?.text.append(Self.lineBreak) }
                 }
