@@ -144,7 +144,7 @@ import Testing
     @Test func timesBeyondAnyVideoFailTheirFileByLineInEveryCommand() throws {
         let scene = try HostileMuxTests.Scene("sync-huge")
         defer { scene.remove() }
-        let huge = "<tt xmlns=\"http://www.w3.org/ns/ttml\">\n<body>\n<p begin=\"1e300h\" end=\"2s\">x</p></body></tt>\n"
+        let huge = "<tt xmlns=\"http://www.w3.org/ns/ttml\">\n<body>\n<p begin=\"1e300h\" end=\"2e300h\">x</p></body></tt>\n"
         let bad = try scene.write("v.fr.ttml", huge)
         try scene.write("v.en.ttml", String(decoding: Self.ttmlDocuments[0].bytes, as: UTF8.self))
         let days = try scene.write("days.srt", "1\n00:00:00,000 --> 9999:00:00,000\nx\n")
