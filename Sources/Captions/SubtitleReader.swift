@@ -99,7 +99,8 @@ public enum SubtitleReader {
     /// Calls `body` with each cue of a subtitle file in file order, holding one cue at a time: an
     /// SRT file in 8-bit text is read in pieces (twice: once to choose its encoding as `read`
     /// would, once to parse), so its size does not matter. WebVTT, ASS and UTF-16 files are read
-    /// whole (up to `read`'s bound) and handed on in time order.
+    /// whole (up to `read`'s bound) and handed on in time order. Returns how the file was read
+    /// and what reading it assumed or left out.
     public static func forEachCue(fileAt url: URL, _ body: (Cue) throws -> Void) throws -> (format: SubtitleFormat, encoding: TextEncoding, warnings: [String]) {
         let head = try UserFile.head(url, what: "subtitle file", count: 4096)
         let named = SubtitleFormat(fileExtension: url.pathExtension).flatMap { $0.isReadable ? $0 : nil }

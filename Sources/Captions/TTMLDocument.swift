@@ -41,141 +41,166 @@ struct TTMLDocument {
     /// Times inside a `p` (a `span`'s, a `set`'s) count from its begin and move with it.
     let otherTimed: (name: String, line: Int)?
 
-    /// An open element: its name, what it declares, when it begins.
-    private struct Open {
-        let name: String
-        let local: String
-        let isTTML: Bool
-        let namespaces: [String: String]
-        let begin: Double
-    }
-
     /// `text`: the document decoded (`TextDecoding`) and found well-formed (`TTMLReader`).
     init(_ text: String) throws {
         var scanner = XMLScanner(Array(text.utf8))
-        var open: [Open] = []
-        var clock = TTMLClock()
-        var paragraphs: [Paragraph] = []
-        var otherTimed: (name: String, line: Int)?
-        var warnings: [String] = []
-        // The `p` open: its start tag, times and text so far (`lineBreak` for each `br`).
-        var paragraph: (tag: XMLScanner.Tag, start: Double, end: Double, begin: TimeValue?, endValue: TimeValue?, dur: TimeValue?, text: String)?
-        var metadataDepth = 0
-        var sawRoot = false
-
-        func namespace(_ prefix: String, declared: [String: String]) -> String? {
-            declared[prefix] ?? open.reversed().lazy.compactMap { $0.namespaces[prefix] }.first
-        }
-
+        var reading = Reading()
         while let token = try scanner.next() {
             switch token {
-            case .start(let tag):
-                var declared: [String: String] = [:]
-                for attribute in tag.attributes where attribute.name == "xmlns" || attribute.name.hasPrefix("xmlns:") {
-                    declared[attribute.name == "xmlns" ? "" : String(attribute.name.dropFirst(6))] = attribute.value
-                }
-                let (prefix, local) = Self.split(tag.name)
-                let isTTML = namespace(prefix, declared: declared).map { $0.isEmpty || Self.namespaces.contains($0) } ?? true
-                if !sawRoot {
-                    sawRoot = true
-                    guard isTTML, local == "tt" else { throw SubtitleReadError.missingHeader(format: "TTML", expected: "a <tt> element") }
-                    clock = try TTMLClock(root: tag.attributes, namespace: { namespace($0, declared: declared) }, line: tag.line)
-                    warnings += clock.warnings
-                }
-                let parentBegin = open.last?.begin ?? 0
-                var begin = parentBegin
-                var times: [String: TimeValue] = [:]
-                var seconds: [String: Double] = [:]
-                if isTTML {
-                    // TTML's own attributes: unprefixed, or (where a tool qualifies them) in a TTML namespace.
-                    func own(_ attribute: XMLScanner.Attribute) -> String? {
-                        let (prefix, name) = Self.split(attribute.name)
-                        return prefix.isEmpty || namespace(prefix, declared: declared).map(Self.namespaces.contains) == true ? name : nil
-                    }
-                    if let container = tag.attributes.first(where: { own($0) == "timeContainer" }), container.value.trimmingCharacters(in: .whitespaces) == "seq" {
-                        throw SubtitleReadError.malformedEvent(line: tag.line, reason: "timeContainer=\"seq\" on <\(local)> (each child timed after the one before) is not read; give each <p> its own begin and end")
-                    }
-                    for attribute in tag.attributes {
-                        guard let name = own(attribute), ["begin", "end", "dur"].contains(name) else { continue }
-                        guard times[name] == nil else {
-                            throw SubtitleReadError.malformedEvent(line: tag.line, reason: "<\(local)> has two \(name) attributes (one qualified by a prefix): say it once")
-                        }
-                        let what = name == "dur" ? "duration" : "time"
-                        guard let time = clock.time(attribute.value) else {
-                            throw SubtitleReadError.malformedEvent(line: tag.line, reason: "cannot read the \(what) \(Self.shown(attribute.value)) of <\(local)>")
-                        }
-                        guard time.seconds <= Timecode.limitSeconds else {
-                            throw SubtitleReadError.malformedEvent(line: tag.line, reason: "the \(what) \(Self.shown(attribute.value)) of <\(local)> is more than \(Timecode.limitName): not a subtitle time")
-                        }
-                        times[name] = TimeValue(seconds: time.seconds, form: time.form, range: attribute.valueRange)
-                        seconds[name] = time.seconds
-                    }
-                    begin += seconds["begin"] ?? 0
-                    if !times.isEmpty, local != "p", paragraph == nil, otherTimed == nil { otherTimed = (local, tag.line) }
-                    if local == "metadata" { metadataDepth += 1 }
-                    if local == "br" { paragraph?.text.append(Self.lineBreak) }
-                }
-                if isTTML, local == "p" {
-                    if let outer = paragraph {
-                        throw SubtitleReadError.malformedEvent(line: tag.line, reason: "a <p> inside the <p> of line \(outer.tag.line): TTML has none")
-                    }
-                    var end = seconds["end"].map { parentBegin + $0 } ?? .infinity
-                    if let dur = seconds["dur"] { end = min(end, begin + dur) }
-                    guard end.isFinite else { throw SubtitleReadError.malformedEvent(line: tag.line, reason: "a <p> has no end or dur: the cue would never end") }
-                    guard end <= Timecode.limitSeconds else {
-                        throw SubtitleReadError.malformedEvent(line: tag.line, reason: "a <p> ends more than \(Timecode.limitName) in (its parents' begins added): not a subtitle time")
-                    }
-                    guard end >= begin else { throw SubtitleReadError.malformedEvent(line: tag.line, reason: "the cue ends before it starts") }
-                    guard paragraphs.count < Self.maxParagraphs else {
-                        throw SubtitleReadError.malformedEvent(line: tag.line, reason: "more than \(Self.maxParagraphs) cues: not a subtitle file")
-                    }
-                    paragraph = (tag, begin, end, times["begin"], times["end"], times["dur"], "")
-                }
-                if tag.selfClosing {
-                    if isTTML, local == "metadata" { metadataDepth -= 1 }
-                    if isTTML, local == "p", let p = paragraph {
-                        paragraphs.append(Self.paragraph(p, closedAt: tag.range.upperBound))
-                        paragraph = nil
-                    }
-                } else {
-                    open.append(Open(name: tag.name, local: local, isTTML: isTTML, namespaces: declared, begin: begin))
-                }
-            case .end(let name, let range, let line):
-                guard let element = open.popLast(), element.name == name else {
-                    throw SubtitleReadError.malformedEvent(line: line, reason: "</\(name.prefix(40))> closes no open <\(name.prefix(40))>: not well-formed XML")
-                }
-                if element.isTTML, element.local == "metadata" { metadataDepth -= 1 }
-                if element.isTTML, element.local == "p", let p = paragraph {
-                    paragraphs.append(Self.paragraph(p, closedAt: range.upperBound))
-                    paragraph = nil
-                }
-            case .text(let text, _):
-                // Text in metadata (titles, descriptions) is not shown.
-                if paragraph != nil, metadataDepth == 0 { paragraph?.text += text }
+            case .start(let tag): try reading.start(tag)
+            case .end(let name, let range, let line): try reading.end(name, closedAt: range.upperBound, line: line)
+            case .text(let text): reading.add(text)
             }
         }
-        guard sawRoot else { throw SubtitleReadError.missingHeader(format: "TTML", expected: "a <tt> element") }
+        guard reading.sawRoot else { throw SubtitleReadError.missingHeader(format: "TTML", expected: "a <tt> element") }
+        var warnings = reading.clock.warnings
         if scanner.droppedControls > 0 {
             warnings.append("line \(scanner.firstDroppedLine ?? 1): \(scanner.droppedControls) control character(s) written as character references (such as &#x9B;) were removed: no caption shows them, and terminals act on some")
         }
-        self.clock = clock
-        self.paragraphs = paragraphs
+        clock = reading.clock
+        paragraphs = reading.paragraphs
         self.warnings = warnings
-        self.otherTimed = otherTimed
+        otherTimed = reading.otherTimed
+    }
+
+    /// The scan's state from tag to tag: the elements open, the `p` being read.
+    private struct Reading {
+        /// An open element: its name, the namespaces it declares, when it begins.
+        struct Open {
+            let name: String
+            let local: String
+            let isTTML: Bool
+            let namespaces: [String: String]
+            let begin: Double
+        }
+
+        /// The `p` open: its start tag, times and text so far (`lineBreak` for each `br`).
+        struct OpenParagraph {
+            let tag: XMLScanner.Tag
+            let start: Double
+            let end: Double
+            let times: [String: TimeValue]
+            var text = ""
+        }
+
+        var clock = TTMLClock()
+        var paragraphs: [Paragraph] = []
+        var otherTimed: (name: String, line: Int)?
+        var sawRoot = false
+        private var open: [Open] = []
+        private var paragraph: OpenParagraph?
+        private var metadataDepth = 0
+
+        mutating func start(_ tag: XMLScanner.Tag) throws {
+            var declared: [String: String] = [:]
+            for attribute in tag.attributes where attribute.name == "xmlns" || attribute.name.hasPrefix("xmlns:") {
+                declared[attribute.name == "xmlns" ? "" : String(attribute.name.dropFirst(6))] = attribute.value
+            }
+            let outer = open
+            let namespace = { (prefix: String) in declared[prefix] ?? outer.reversed().lazy.compactMap { $0.namespaces[prefix] }.first }
+            let (prefix, local) = split(tag.name)
+            let isTTML = namespace(prefix).map { $0.isEmpty || namespaces.contains($0) } ?? true
+            if !sawRoot {
+                sawRoot = true
+                guard isTTML, local == "tt" else { throw SubtitleReadError.missingHeader(format: "TTML", expected: "a <tt> element") }
+                clock = try TTMLClock(root: tag.attributes, namespace: namespace, line: tag.line)
+            }
+            let parentBegin = open.last?.begin ?? 0
+            var begin = parentBegin
+            if isTTML {
+                let times = try self.times(of: tag, local: local, namespace: namespace)
+                begin += times["begin"]?.seconds ?? 0
+                if !times.isEmpty, local != "p", paragraph == nil, otherTimed == nil { otherTimed = (local, tag.line) }
+                if local == "metadata" { metadataDepth += 1 }
+                if local == "br" { paragraph?.text.append(lineBreak) }
+                if local == "p" { try startParagraph(tag, begin: begin, parentBegin: parentBegin, times: times) }
+            }
+            if tag.selfClosing {
+                close(local, isTTML: isTTML, at: tag.range.upperBound)
+            } else {
+                open.append(Open(name: tag.name, local: local, isTTML: isTTML, namespaces: declared, begin: begin))
+            }
+        }
+
+        mutating func end(_ name: String, closedAt offset: Int, line: Int) throws {
+            guard let element = open.popLast(), element.name == name else {
+                throw SubtitleReadError.malformedEvent(line: line, reason: "</\(name.prefix(40))> closes no open <\(name.prefix(40))>: not well-formed XML")
+            }
+            close(element.local, isTTML: element.isTTML, at: offset)
+        }
+
+        mutating func add(_ text: String) {
+            // Text in metadata (titles, descriptions) is not shown.
+            if paragraph != nil, metadataDepth == 0 { paragraph?.text += text }
+        }
+
+        private mutating func close(_ local: String, isTTML: Bool, at offset: Int) {
+            guard isTTML else { return }
+            if local == "metadata" { metadataDepth -= 1 }
+            if local == "p", let p = paragraph {
+                paragraphs.append(Self.paragraph(p, closedAt: offset))
+                paragraph = nil
+            }
+        }
+
+        /// A TTML element's `begin`, `end` and `dur`: unprefixed, or (where a tool qualifies
+        /// them) in a TTML namespace; each read and bounded.
+        private func times(of tag: XMLScanner.Tag, local: String, namespace: (String) -> String?) throws -> [String: TimeValue] {
+            func own(_ attribute: XMLScanner.Attribute) -> String? {
+                let (prefix, name) = split(attribute.name)
+                return prefix.isEmpty || namespace(prefix).map(namespaces.contains) == true ? name : nil
+            }
+            if let container = tag.attributes.first(where: { own($0) == "timeContainer" }), container.value.trimmingCharacters(in: .whitespaces) == "seq" {
+                throw SubtitleReadError.malformedEvent(line: tag.line, reason: "timeContainer=\"seq\" on <\(local)> (each child timed after the one before) is not read; give each <p> its own begin and end")
+            }
+            var times: [String: TimeValue] = [:]
+            for attribute in tag.attributes {
+                guard let name = own(attribute), ["begin", "end", "dur"].contains(name) else { continue }
+                guard times[name] == nil else {
+                    throw SubtitleReadError.malformedEvent(line: tag.line, reason: "<\(local)> has two \(name) attributes (one qualified by a prefix): say it once")
+                }
+                let what = name == "dur" ? "duration" : "time"
+                guard let time = clock.time(attribute.value) else {
+                    throw SubtitleReadError.malformedEvent(line: tag.line, reason: "cannot read the \(what) \(shown(attribute.value)) of <\(local)>")
+                }
+                guard time.seconds <= Timecode.limitSeconds else {
+                    throw SubtitleReadError.malformedEvent(line: tag.line, reason: "the \(what) \(shown(attribute.value)) of <\(local)> is more than \(Timecode.limitName): not a subtitle time")
+                }
+                times[name] = TimeValue(seconds: time.seconds, form: time.form, range: attribute.valueRange)
+            }
+            return times
+        }
+
+        /// A `p`'s end: `end` from its parent's begin, `dur` from its own, the earlier of the two.
+        private mutating func startParagraph(_ tag: XMLScanner.Tag, begin: Double, parentBegin: Double, times: [String: TimeValue]) throws {
+            if let outer = paragraph {
+                throw SubtitleReadError.malformedEvent(line: tag.line, reason: "a <p> inside the <p> of line \(outer.tag.line): TTML has none")
+            }
+            var end = times["end"].map { parentBegin + $0.seconds } ?? .infinity
+            if let dur = times["dur"] { end = min(end, begin + dur.seconds) }
+            guard end.isFinite else { throw SubtitleReadError.malformedEvent(line: tag.line, reason: "a <p> has no end or dur: the cue would never end") }
+            guard end <= Timecode.limitSeconds else {
+                throw SubtitleReadError.malformedEvent(line: tag.line, reason: "a <p> ends more than \(Timecode.limitName) in (its parents' begins added): not a subtitle time")
+            }
+            guard end >= begin else { throw SubtitleReadError.malformedEvent(line: tag.line, reason: "the cue ends before it starts") }
+            guard paragraphs.count < maxParagraphs else {
+                throw SubtitleReadError.malformedEvent(line: tag.line, reason: "more than \(maxParagraphs) cues: not a subtitle file")
+            }
+            paragraph = OpenParagraph(tag: tag, start: begin, end: end, times: times)
+        }
+
+        private static func paragraph(_ p: OpenParagraph, closedAt end: Int) -> Paragraph {
+            // Whitespace in the markup is layout: runs collapse to a space, line by line.
+            let lines = p.text.split(separator: lineBreak, omittingEmptySubsequences: false)
+                .map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+                .filter { !$0.isEmpty }
+            return Paragraph(start: p.start, end: p.end, line: p.tag.line, lines: lines, begin: p.times["begin"], endValue: p.times["end"], dur: p.times["dur"],
+                             range: p.tag.range.lowerBound..<end)
+        }
     }
 
     /// A `br` in the text gathered (a character no markup whitespace is).
     private static let lineBreak: Character = "\u{2028}"
-
-    private static func paragraph(_ p: (tag: XMLScanner.Tag, start: Double, end: Double, begin: TimeValue?, endValue: TimeValue?, dur: TimeValue?, text: String),
-                                  closedAt end: Int) -> Paragraph {
-        // Whitespace in the markup is layout: runs collapse to a space, line by line.
-        let lines = p.text.split(separator: lineBreak, omittingEmptySubsequences: false)
-            .map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
-            .filter { !$0.isEmpty }
-        return Paragraph(start: p.start, end: p.end, line: p.tag.line, lines: lines, begin: p.begin, endValue: p.endValue, dur: p.dur,
-                         range: p.tag.range.lowerBound..<end)
-    }
 
     /// A value quoted for a message: cut short, without the control characters a reference can name.
     static func shown(_ value: String) -> String {

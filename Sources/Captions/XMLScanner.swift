@@ -25,7 +25,7 @@ struct XMLScanner {
         case start(Tag)
         /// `range` from `<` to `>`.
         case end(name: String, range: Range<Int>, line: Int)
-        case text(String, line: Int)
+        case text(String)
     }
 
     private let bytes: [UInt8]
@@ -47,15 +47,14 @@ struct XMLScanner {
             guard bytes[start] == UInt8(ascii: "<") else {
                 let end = bytes[start...].firstIndex(of: UInt8(ascii: "<")) ?? bytes.count
                 position = end
-                let at = lineAt(start)
-                return .text(try decoded(start..<end, line: at), line: at)
+                return .text(try decoded(start..<end, line: lineAt(start)))
             }
             if starts(with: "<!--") {
                 position = try after("-->", from: start + 4, opened: "a comment")
             } else if starts(with: "<![CDATA[") {
                 let close = try after("]]>", from: start + 9, opened: "a CDATA section")
                 position = close
-                return .text(String(decoding: bytes[(start + 9)..<(close - 3)], as: UTF8.self), line: lineAt(start))
+                return .text(String(decoding: bytes[(start + 9)..<(close - 3)], as: UTF8.self))
             } else if starts(with: "<?") {
                 position = try after("?>", from: start + 2, opened: "a processing instruction")
             } else if starts(with: "<!DOCTYPE") {
