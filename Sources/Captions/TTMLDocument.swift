@@ -65,12 +65,13 @@ struct TTMLDocument {
 
     /// The scan's state from tag to tag: the elements open, the `p` being read.
     private struct Reading {
-        /// An open element: its name, the namespaces it declares, when it begins.
+        /// An open element: its name, the prefixes it bound before it (to put back when it
+        /// closes), when it begins.
         struct Open {
             let name: String
             let local: String
             let isTTML: Bool
-            let namespaces: [String: String]
+            let shadowed: [(prefix: String, uri: String?)]
             let begin: Double
         }
 
@@ -88,16 +89,20 @@ struct TTMLDocument {
         var otherTimed: (name: String, line: Int)?
         var sawRoot = false
         private var open: [Open] = []
+        /// The namespace each prefix is bound to where the scan is ("" for the default), kept
+        /// as elements open and close: a lookup never walks the open elements.
+        private var bindings: [String: String] = [:]
         private var paragraph: OpenParagraph?
         private var metadataDepth = 0
 
         mutating func start(_ tag: XMLScanner.Tag) throws {
-            var declared: [String: String] = [:]
+            var shadowed: [(prefix: String, uri: String?)] = []
             for attribute in tag.attributes where attribute.name == "xmlns" || attribute.name.hasPrefix("xmlns:") {
-                declared[attribute.name == "xmlns" ? "" : String(attribute.name.dropFirst(6))] = attribute.value
+                let prefix = attribute.name == "xmlns" ? "" : String(attribute.name.dropFirst(6))
+                shadowed.append((prefix, bindings.updateValue(attribute.value, forKey: prefix)))
             }
-            let outer = open
-            let namespace = { (prefix: String) in declared[prefix] ?? outer.reversed().lazy.compactMap { $0.namespaces[prefix] }.first }
+            let bindings = self.bindings
+            let namespace = { (prefix: String) in bindings[prefix] }
             let (prefix, local) = split(tag.name)
             let isTTML = namespace(prefix).map { $0.isEmpty || namespaces.contains($0) } ?? true
             if !sawRoot {
@@ -115,18 +120,15 @@ struct TTMLDocument {
                 if local == "br" { paragraph?.text.append(lineBreak) }
                 if local == "p" { try startParagraph(tag, begin: begin, parentBegin: parentBegin, times: times) }
             }
-            if tag.selfClosing {
-                close(local, isTTML: isTTML, at: tag.range.upperBound)
-            } else {
-                open.append(Open(name: tag.name, local: local, isTTML: isTTML, namespaces: declared, begin: begin))
-            }
+            let element = Open(name: tag.name, local: local, isTTML: isTTML, shadowed: shadowed, begin: begin)
+            if tag.selfClosing { close(element, at: tag.range.upperBound) } else { open.append(element) }
         }
 
         mutating func end(_ name: String, closedAt offset: Int, line: Int) throws {
             guard let element = open.popLast(), element.name == name else {
                 throw SubtitleReadError.malformedEvent(line: line, reason: "</\(name.prefix(40))> closes no open <\(name.prefix(40))>: not well-formed XML")
             }
-            close(element.local, isTTML: element.isTTML, at: offset)
+            close(element, at: offset)
         }
 
         mutating func add(_ text: String) {
@@ -134,10 +136,11 @@ struct TTMLDocument {
             if paragraph != nil, metadataDepth == 0 { paragraph?.text += text }
         }
 
-        private mutating func close(_ local: String, isTTML: Bool, at offset: Int) {
-            guard isTTML else { return }
-            if local == "metadata" { metadataDepth -= 1 }
-            if local == "p", let p = paragraph {
+        private mutating func close(_ element: Open, at offset: Int) {
+            for (prefix, uri) in element.shadowed.reversed() { bindings[prefix] = uri }
+            guard element.isTTML else { return }
+            if element.local == "metadata" { metadataDepth -= 1 }
+            if element.local == "p", let p = paragraph {
                 paragraphs.append(Self.paragraph(p, closedAt: offset))
                 paragraph = nil
             }

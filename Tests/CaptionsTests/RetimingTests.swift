@@ -154,6 +154,16 @@ import Testing
         #expect(file.entries.last?.text == "cue 99999")
     }
 
+    /// Namespaces are looked up where the scan is, not by walking the open elements: 50,000
+    /// nested spans, each declaring a prefix, are read in one pass too.
+    @Test func deepNestingIsReadInOnePass() throws {
+        let depth = 50_000
+        let xml = "<tt xmlns=\"http://www.w3.org/ns/ttml\"><body><p begin=\"1s\" end=\"2s\">"
+            + (0..<depth).map { "<span xmlns:n\($0)=\"urn:\($0)\">" }.joined() + "deep" + String(repeating: "</span>", count: depth) + "</p></body></tt>"
+        let file = try RetimableSubtitles(data: Data(xml.utf8), format: .ttml)
+        #expect(file.entries.map(\.text) == ["deep"])
+    }
+
     // MARK: encodings
 
     @Test func anISO88591TTMLIsReadAndWrittenBackInISO88591() throws {
