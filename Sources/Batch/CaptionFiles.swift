@@ -47,7 +47,10 @@ public enum CaptionFiles {
             case .json, .stl:
                 throw CaptionFilesError.notSubtitles(path: url.path)
             case .srt, .vtt, .ttml, .ebuTTD, .scc, nil:
-                return .text(cues: try SubtitleReader.read(fileAt: url).cues, language: language, title: title, source: url.path)
+                let document = try SubtitleReader.read(fileAt: url)
+                var track = SubtitleTrack.text(cues: document.cues, language: language, title: title, source: url.path)
+                track.readingWarnings = document.warnings
+                return track
             }
         } catch let error as SubtitleReadError {
             throw CaptionFilesError.unreadable(path: url.path, reason: error)

@@ -178,10 +178,12 @@ public final class CaptionPipeline: Sendable {
         file: PlannedTranscription, given: GivenTranscript?, policy: OutputPolicy, into result: inout FileResult, marks: inout [TimelineMark], cancellation: Cancellation,
         emit: (BatchEvent) -> Void
     ) throws -> [WrittenCaptions] {
-        // A damaged header can claim any frame rate; frame gaps then use the usual default.
+        // A damaged header can claim any frame rate, and a slideshow's or a high-speed capture's
+        // frames are no measure of a caption gap; gaps then use the usual default.
         let fps = FrameTiming.plausible(probe.video?.frameRate)
         if let rate = probe.video?.frameRate, fps == nil {
-            result.warnings.append(String(format: "the video claims %g frames per second; caption gaps use %g fps instead", rate, FrameTiming.fallbackRate))
+            result.warnings.append(String(format: "the video claims %g frames per second, outside %g–%g; caption gaps use %g fps instead",
+                                          rate, FrameTiming.plausibleRates.lowerBound, FrameTiming.plausibleRates.upperBound, FrameTiming.fallbackRate))
         }
         let video = VideoSize(width: probe.video?.displayWidth ?? 1920, height: probe.video?.displayHeight ?? 1080)
         let journal = JournalPlace(folder: layout.stateFolder(for: input).subfolder("journal"),

@@ -98,7 +98,7 @@ public struct SubtitleSyncJob {
             var speech: [TimeSpan]?
             for (index, file) in files {
                 if cancellation.isCancelled { throw Cancelled() }
-                var fileWarnings = warnings
+                var fileWarnings = warnings + file.warnings
                 var synced = words.flatMap { SubtitleSync.byWords(file.entries, words: $0, mediaEnd: mediaEnd) }
                 if words != nil, synced == nil {
                     fileWarnings.append("too few of the cues' words were heard (are the subtitles in another language than the speech?): timed by where speech is")
@@ -109,7 +109,7 @@ public struct SubtitleSyncJob {
                     synced = SubtitleSync.bySpeech(file.entries, speech: speech!, mediaEnd: mediaEnd)
                 }
                 results[index] = Result {
-                    try Self.write(file, synced!, to: requests[index].output, policy: policy, language: planned.plan.language, warnings: fileWarnings)
+                    try Self.write(file, synced!, of: requests[index], mediaEnd: mediaEnd, policy: policy, language: planned.plan.language, warnings: fileWarnings)
                 }
             }
         }
@@ -128,9 +128,17 @@ public struct SubtitleSyncJob {
         return file
     }
 
-    /// The re-timed file written, and what was left out or shortened said.
-    private static func write(_ file: RetimableSubtitles, _ synced: SyncResult, to output: URL, policy: OutputPolicy, language: Language,
-                              warnings: [String]) throws -> SyncReport {
+    /// The re-timed file written, and what was left out or shortened said; a file of no cue at
+    /// all is no re-timed copy, and is not written.
+    private static func write(_ file: RetimableSubtitles, _ synced: SyncResult, of request: Request, mediaEnd: Int?, policy: OutputPolicy,
+                              language: Language, warnings: [String]) throws -> SyncReport {
+        let output = request.output
+        guard synced.times.contains(where: { $0 != nil }) else {
+            let first = file.entries.map(\.start).min() ?? 0, last = file.entries.map(\.end).max() ?? 0
+            throw SyncError.everyCueOutside(path: request.subtitles.path, cues: file.entries.count, runs: (first, last),
+                                            mapped: (synced.map.map(first, segment: 0), synced.map.map(last, segment: synced.map.segments.count - 1)),
+                                            mediaEnd: mediaEnd, map: synced.map.description)
+        }
         var warnings = warnings
         try AtomicFile.write(file.retimed(synced.times), to: output, policy: policy)
         let unplaced = synced.unplaced.map { (start: file.entries[$0].start, text: file.entries[$0].text) }
@@ -147,10 +155,21 @@ public struct SubtitleSyncJob {
 
 public enum SyncError: Error, CustomStringConvertible {
     case noCues(path: String)
+    /// Every cue mapped outside the media: the cues' span on the subtitles' clock and mapped
+    /// (milliseconds), the media's end, the map.
+    case everyCueOutside(path: String, cues: Int, runs: (Int, Int), mapped: (Int, Int), mediaEnd: Int?, map: String)
 
     public var description: String {
         switch self {
         case .noCues(let path): return "\(path): holds no cues to re-time"
+        case .everyCueOutside(let path, let cues, let runs, let mapped, let mediaEnd, let map):
+            func time(_ milliseconds: Int) -> String { (milliseconds < 0 ? "-" : "") + ClockTime.tenths(Double(abs(milliseconds)) / 1000) }
+            let copy = mediaEnd.map { "this copy (0:00.0–\(time($0)))" } ?? "this copy"
+            let distance = if let mediaEnd, mapped.0 >= mediaEnd { "\(time(mapped.0 - mediaEnd)) after it ends" }
+                else if mapped.1 <= 0 { "\(time(-mapped.1)) before it starts" } else { "on stretches this copy lacks" }
+            return "\(path): all \(cues) cue(s) fall outside \(copy): they run \(time(runs.0))–\(time(runs.1)) on the subtitles' clock, "
+                + "and the map found (\(map)) puts them at \(time(mapped.0))–\(time(mapped.1)), \(distance); nothing was written. "
+                + "Check that the subtitles belong to this video; if their times count from a start time code (such as 01:00:00:00), take it off first"
         }
     }
 }

@@ -30,6 +30,8 @@ public struct SubtitleTrack: Sendable, Equatable {
     public var isForced = false
     /// The file the track was read from, named in the mux's warnings and errors.
     public var source: String?
+    /// What reading that file assumed or left out.
+    public var readingWarnings: [String] = []
 
     public init(kind: Kind, header: String, events: [Event], language: Language?, title: String, source: String? = nil) {
         self.kind = kind

@@ -22,6 +22,9 @@ enum ASSReader {
         guard let start = event.startMilliseconds, let end = event.endMilliseconds else {
             throw SubtitleReadError.malformedTiming(line: line, text: event.values.joined(separator: ","))
         }
+        guard end <= Timecode.limitMilliseconds else {
+            throw SubtitleReadError.malformedEvent(line: line, reason: "the End time \"\(event["End"]?.prefix(40) ?? "")\" is more than \(Timecode.limitName) in: not a subtitle time")
+        }
         guard end >= start else { throw SubtitleReadError.endBeforeStart(line: line) }
         let lines = ASSEventText(event.text).lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         return Cue(start: start, end: end, lines: lines)

@@ -5,10 +5,12 @@
 public struct FrameTiming: Sendable, Equatable {
     /// Frame rate assumed when the video's is unknown.
     public static let fallbackRate = 25.0
-    /// Frame rates taken from a video as given; outside this a header is lying.
-    public static let plausibleRates = 1.0...1000.0
+    /// Frame rates gap rules are judged at. A slideshow at 1 fps would make a two-frame gap two
+    /// seconds, a 1000 fps capture two milliseconds: neither is what a caption gap is for, so
+    /// outside this the fallback applies (with a warning where the rate came from).
+    public static let plausibleRates = 10.0...120.0
 
-    /// A video's claimed frame rate when it is plausible; nil otherwise (the fallback applies).
+    /// A video's claimed frame rate when gap rules can use it; nil otherwise (the fallback applies).
     public static func plausible(_ claimed: Double?) -> Double? {
         claimed.flatMap { plausibleRates.contains($0) ? $0 : nil }
     }

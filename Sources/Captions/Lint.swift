@@ -20,6 +20,8 @@ public struct LintReport: Sendable {
     /// The first warnings in cue order (said, not counted as violations).
     public var warnings: [QualityReport.Warning]
     public var warningCount: Int
+    /// What reading the file assumed or left out.
+    public var readingWarnings: [String] = []
 
     public var violationCount: Int { violationCounts.values.reduce(0, +) }
     public var passed: Bool { violationCount == 0 }
@@ -31,6 +33,7 @@ public struct LintReport: Sendable {
                 ?? " (no video given or found beside it)")
         var lines = [header]
         lines += video?.frameRateWarning.map { ["  warning: \($0)"] } ?? []
+        lines += readingWarnings.map { "  warning: \($0)" }
         for violation in violations {
             let time = "\(Timecode.milliseconds(violation.start, mark: ",")) --> \(Timecode.milliseconds(violation.end, mark: ","))"
             lines.append("  cue \(violation.cue) \(time)  \(violation.rule.rawValue): \(violation.message)")
@@ -74,7 +77,7 @@ public struct LintVideo: Sendable, Equatable {
     /// What is wrong with the video's frame rate and what is used instead; nil when nothing is.
     public var frameRateWarning: String? {
         if let claimed = claimedFramesPerSecond, framesPerSecond == nil {
-            return String(format: "the video claims %g frames per second, which no real video has (%g–%g); frame gaps are judged at %g fps (--fps N sets the rate)",
+            return String(format: "the video claims %g frames per second, outside the %g–%g fps at which frame gaps mean what a caption profile asks; frame gaps are judged at %g fps (--fps N sets the rate)",
                           claimed, FrameTiming.plausibleRates.lowerBound, FrameTiming.plausibleRates.upperBound, FrameTiming.fallbackRate)
         }
         if variableFrameRate, let rate = framesPerSecond {
@@ -105,7 +108,7 @@ public enum Lint {
         checker.finish()
         return LintReport(file: url, format: read.format, encoding: read.encoding, cueCount: checker.count, profile: profile, video: video,
                           framesPerSecond: rules.timing.framesPerSecond, violations: checker.violations, violationCounts: checker.counts,
-                          warnings: checker.warnings, warningCount: checker.warningCount)
+                          warnings: checker.warnings, warningCount: checker.warningCount, readingWarnings: read.warnings)
     }
 
     /// The rules applied a cue at a time, keeping only the cue before (for gaps and order) and

@@ -2,8 +2,10 @@ import CapforgeCore
 import Foundation
 
 /// A subtitle file held as its own text, with where each cue's times are written, so new times
-/// replace those digits and nothing else: text, styling, ASS overrides, comments, numbering,
-/// line endings, byte order mark and encoding stay byte for byte.
+/// replace those characters and nothing else: text, styling, ASS overrides, comments, notes,
+/// numbering, line endings, byte order mark and encoding stay byte for byte. Where the times are
+/// comes from the file as its reader parses it (TTML's attributes wherever they stand in a tag),
+/// never from a pattern.
 public struct RetimableSubtitles: Sendable {
     /// One cue in file order: its times, its plain text (for matching against speech), and
     /// where its time stamps and its whole block sit in the file's text.
@@ -11,17 +13,34 @@ public struct RetimableSubtitles: Sendable {
         public var start: Int
         public var end: Int
         public var text: String
-        let startRange: Range<String.Index>
-        let endRange: Range<String.Index>
-        /// The cue's lines with their line breaks (and, for SRT and WebVTT, the blank line after).
+        /// In file order.
+        let stamps: [Stamp]
+        /// The cue's lines with their line breaks (and, for SRT and WebVTT, the blank line
+        /// after), or its TTML `p` element.
         let block: Range<String.Index>
+    }
+
+    /// One time written in the file: a cue's start, its end, or (TTML's `dur`) the time between.
+    struct Stamp: Sendable, Equatable {
+        enum Value: Sendable { case start, end, duration }
+        let value: Value
+        let range: Range<String.Index>
+        /// How TTML wrote it; nil where the format has one way.
+        let form: TTMLClock.Form?
+        /// How far past the cue's end it reaches, in milliseconds: a `p` with both `end` and
+        /// `dur` ends at the earlier, and the other keeps its lead.
+        var beyond = 0
     }
 
     public let format: SubtitleFormat
     public let encoding: TextEncoding
     public let entries: [Entry]
+    /// What reading the file assumed or left out.
+    public let warnings: [String]
     private let text: String
     private let byteOrderMark: Bool
+    /// TTML's frame and tick rates, to write times as the file did.
+    private let clock: TTMLClock?
 
     public init(data: Data, format: SubtitleFormat?) throws {
         let (text, encoding) = try TextDecoding.decode(data)
@@ -30,44 +49,59 @@ public struct RetimableSubtitles: Sendable {
         self.text = text
         self.encoding = encoding
         self.format = document.format
-        byteOrderMark = encoding == .utf8 && data.starts(with: [0xEF, 0xBB, 0xBF]) || encoding == .utf16LE || encoding == .utf16BE
-        let lines = Self.lines(of: text)
+        warnings = document.warnings
+        byteOrderMark = data.starts(with: [0xEF, 0xBB, 0xBF]) || TextDecoding.isUTF16(data.prefix(2))
+        var clock: TTMLClock?
         switch document.format {
-        case .ass: entries = Self.assEntries(text, lines: lines)
-        case .srt, .vtt, .json, .stl: entries = Self.blockEntries(text, lines: lines, format: document.format)
-        case .ttml, .ebuTTD: entries = try Self.ttmlEntries(text)
+        case .ass: entries = try Self.assEntries(text, lines: Self.lines(of: text))
+        case .srt, .vtt, .json, .stl: entries = try Self.blockEntries(text, lines: Self.lines(of: text), format: document.format)
+        case .ttml, .ebuTTD:
+            let ttml = try TTMLDocument(text)
+            clock = ttml.clock
+            entries = try Self.ttmlEntries(text, ttml)
         case .scc:
             // Its times are when each code is sent, not when a cue shows: moving them would need the file written anew.
             throw SubtitleReadError.malformedEvent(line: 1, reason: "SCC cannot be re-timed in place; convert it (capforge reads it) or give SRT, WebVTT, ASS or TTML")
         }
+        self.clock = clock
     }
 
     /// The file with entry `i` timed `times[i]`, or left out where that is nil.
     public func retimed(_ times: [(start: Int, end: Int)?]) throws -> Data {
         precondition(times.count == entries.count, "one time (or nil) per entry")
-        var result = ""
+        // Assembled in UTF-8 code units: a range of the text ends where its reader said, even
+        // inside what Swift counts as one character (a quote and a combining accent).
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count)
         var position = text.startIndex
         for (entry, time) in zip(entries, times) {
             if let time {
-                result += text[position..<entry.startRange.lowerBound] + stamp(time.start)
-                result += text[entry.startRange.upperBound..<entry.endRange.lowerBound] + stamp(time.end)
-                position = entry.endRange.upperBound
+                for stamp in entry.stamps {
+                    result += text.utf8[position..<stamp.range.lowerBound]
+                    let milliseconds = switch stamp.value {
+                    case .start: time.start
+                    case .end: time.end
+                    case .duration: time.end - time.start
+                    }
+                    result += written(milliseconds + stamp.beyond, form: stamp.form).utf8
+                    position = stamp.range.upperBound
+                }
             } else {
-                result += text[position..<entry.block.lowerBound]
+                result += text.utf8[position..<entry.block.lowerBound]
                 position = entry.block.upperBound
             }
         }
-        result += text[position...]
-        return try encoded(result)
+        result += text.utf8[position...]
+        return try encoded(String(decoding: result, as: UTF8.self))
     }
 
-    private func stamp(_ milliseconds: Int) -> String {
-        switch format {
+    private func written(_ milliseconds: Int, form: TTMLClock.Form?) -> String {
+        if let form, let clock { return clock.text(milliseconds, form: form) }
+        return switch format {
         case .ass: Timecode.centiseconds(milliseconds)
         case .vtt: Timecode.milliseconds(milliseconds, mark: ".")
-        case .srt, .json, .stl: Timecode.milliseconds(milliseconds, mark: ",")
+        case .srt, .json, .stl, .scc: Timecode.milliseconds(milliseconds, mark: ",")
         case .ttml, .ebuTTD: TTMLWriter.time(milliseconds)
-        case .scc: Timecode.milliseconds(milliseconds, mark: ",")
         }
     }
 
@@ -75,8 +109,8 @@ public struct RetimableSubtitles: Sendable {
         let data: Data?
         switch encoding {
         case .utf8: data = (byteOrderMark ? Data([0xEF, 0xBB, 0xBF]) : Data()) + Data(text.utf8)
-        case .utf16LE: data = Data([0xFF, 0xFE]) + Data(text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
-        case .utf16BE: data = Data([0xFE, 0xFF]) + Data(text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })
+        case .utf16LE: data = (byteOrderMark ? Data([0xFF, 0xFE]) : Data()) + Data(text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+        case .utf16BE: data = (byteOrderMark ? Data([0xFE, 0xFF]) : Data()) + Data(text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })
         case .windows1252: data = text.data(using: .windowsCP1252)
         case .latin1: data = text.data(using: .isoLatin1)
         }
@@ -103,67 +137,74 @@ public struct RetimableSubtitles: Sendable {
         return lines
     }
 
-    /// SRT and WebVTT: a block's timing line is its first or second line.
-    private static func blockEntries(_ text: String, lines: [(content: Range<String.Index>, whole: Range<String.Index>)], format: SubtitleFormat) -> [Entry] {
+    /// SRT and WebVTT: each cue block as its reader finds it (WebVTT's header and its NOTE,
+    /// STYLE and REGION blocks are none), its timing line the first or second.
+    private static func blockEntries(_ text: String, lines: [(content: Range<String.Index>, whole: Range<String.Index>)], format: SubtitleFormat) throws -> [Entry] {
         let strings = lines.map { String(text[$0.content]) }
         let blocks = SubtitleReader.blocks(strings)
-        return blocks.enumerated().compactMap { number, block -> Entry? in
+        return try blocks.enumerated().compactMap { number, block -> Entry? in
+            if format == .vtt, number == 0 || WebVTTReader.isComment(block.lines) { return nil }
+            let offset = try SubtitleReader.timingOffset(block.lines, line: block.line)
             let first = block.line - 1
-            guard let offset = block.lines.prefix(2).firstIndex(where: { $0.contains("-->") }) else { return nil }
             let timing = lines[first + offset].content
             guard let arrow = text[timing].range(of: "-->"),
                   let startRange = trimmed(text, timing.lowerBound..<arrow.lowerBound),
                   let endRange = firstWord(text, arrow.upperBound..<timing.upperBound),
-                  let start = Timecode.parse(text[startRange]), let end = Timecode.parse(text[endRange]) else { return nil }
+                  let start = Timecode.parse(text[startRange]), let end = Timecode.parse(text[endRange]) else {
+                throw SubtitleReadError.malformedTiming(line: block.line + offset, text: String(text[timing]))
+            }
             let body = block.lines[(offset + 1)...].map { SubtitleReader.stripTags($0) }
             let plain = (format == .vtt ? body.map(WebVTTReader.unescape) : body).joined(separator: " ")
             // The block runs to the next block's first line (its blank lines with it).
             let last = number + 1 < blocks.count ? blocks[number + 1].line - 2 : lines.count - 1
-            return Entry(start: start, end: end, text: plain, startRange: startRange, endRange: endRange,
+            return Entry(start: start, end: end, text: plain,
+                         stamps: [Stamp(value: .start, range: startRange, form: nil), Stamp(value: .end, range: endRange, form: nil)],
                          block: lines[first].whole.lowerBound..<lines[last].whole.upperBound)
         }
     }
 
-    /// ASS: each `Dialogue` line but the notice, its Start and End fields.
-    private static func assEntries(_ text: String, lines: [(content: Range<String.Index>, whole: Range<String.Index>)]) -> [Entry] {
-        ASSDocument(lines: lines.map { String(text[$0.content]) }).events.compactMap { event -> Entry? in
-            guard !event.isNotice, let start = event.startMilliseconds, let end = event.endMilliseconds,
-                  let startField = event.format.firstIndex(of: "Start"), let endField = event.format.firstIndex(of: "End") else { return nil }
+    /// ASS: each `Dialogue` line but the notice, its Start and End fields wherever its section's
+    /// `Format:` line puts them.
+    private static func assEntries(_ text: String, lines: [(content: Range<String.Index>, whole: Range<String.Index>)]) throws -> [Entry] {
+        try ASSDocument(lines: lines.map { String(text[$0.content]) }).events.compactMap { event -> Entry? in
+            if event.isNotice { return nil }
             let line = lines[event.line]
-            guard let startRange = field(startField, in: text, line.content), let endRange = field(endField, in: text, line.content) else { return nil }
+            func stamp(_ name: String, _ value: Stamp.Value) -> Stamp? {
+                event.format.firstIndex { $0.caseInsensitiveCompare(name) == .orderedSame }
+                    .flatMap { field($0, in: text, line.content) }.map { Stamp(value: value, range: $0, form: nil) }
+            }
+            guard let start = event.startMilliseconds, let end = event.endMilliseconds, let from = stamp("Start", .start), let to = stamp("End", .end) else {
+                throw SubtitleReadError.malformedTiming(line: event.line + 1, text: String(text[line.content]))
+            }
             let plain = ASSEventText(event.text).lines.joined(separator: " ")
-            return Entry(start: start, end: end, text: plain, startRange: startRange, endRange: endRange, block: line.whole)
+            return Entry(start: start, end: end, text: plain, stamps: [from, to].sorted { $0.range.lowerBound < $1.range.lowerBound }, block: line.whole)
         }
     }
 
-    /// TTML: each `p`'s `begin` and `end` attribute values. Times set on `body` or `div`, or a
-    /// `p` timed by `dur`, would need the containment rewritten: refused, saying so.
-    private static func ttmlEntries(_ text: String) throws -> [Entry] {
-        let comments = text.ranges(of: /<!--(?s:.*?)-->/)
-        func outsideComments(_ range: Range<String.Index>) -> Bool { !comments.contains { $0.overlaps(range) } }
-        if let timed = text.firstMatch(of: /<(?:\w+:)?(?:body|div)\b[^>]*\b(?:begin|end|dur)\s*=/), outsideComments(timed.range) {
-            throw SubtitleReadError.malformedEvent(line: text[..<timed.range.lowerBound].filter(\.isNewline).count + 1,
-                                                   reason: "times on <body> or <div> cannot be re-timed yet; put begin and end on each <p>")
+    /// TTML: each `p`'s `begin`, and `end` or `dur` or both, as `TTMLDocument` found them.
+    /// Times on `body` or `div`, which a `p`'s add to, would need the containment rewritten:
+    /// refused, saying so.
+    private static func ttmlEntries(_ text: String, _ document: TTMLDocument) throws -> [Entry] {
+        if let timed = document.otherTimed {
+            throw SubtitleReadError.malformedEvent(line: timed.line, reason: "times on <\(timed.name)> cannot be re-timed yet; put begin and end on each <p>")
         }
-        var entries: [Entry] = []
-        for tag in text.matches(of: /<(?:\w+:)?p\b[^>]*>/) where outsideComments(tag.range) {
-            let line = text[..<tag.range.lowerBound].filter(\.isNewline).count + 1
-            guard let begin = tag.output.firstMatch(of: /\bbegin\s*=\s*["']([^"']*)["']/),
-                  let end = tag.output.firstMatch(of: /\bend\s*=\s*["']([^"']*)["']/) else {
-                throw SubtitleReadError.malformedEvent(line: line, reason: "a <p> without both begin and end (dur) cannot be re-timed yet")
+        let utf8 = text.utf8
+        func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
+        return try document.paragraphs.map { p in
+            guard let begin = p.begin else {
+                throw SubtitleReadError.malformedEvent(line: p.line, reason: "a <p> without begin starts with its parent; give it a begin to re-time it")
             }
-            let clock = TTMLReader.Clock()
-            guard let start = clock.seconds(String(begin.output.1)), let stop = clock.seconds(String(end.output.1)) else {
-                throw SubtitleReadError.malformedTiming(line: line, text: String(tag.output))
+            // Without timed parents, `end` counts from the document's start and `dur` from the `p`'s.
+            let values: [(Stamp.Value, TTMLDocument.TimeValue?, Double)] = [(.start, begin, 0), (.end, p.endValue, 0), (.duration, p.dur, p.start)]
+            let stamps = values.compactMap { value, time, from in
+                time.map { time in
+                    Stamp(value: value, range: index(time.range.lowerBound)..<index(time.range.upperBound), form: time.form,
+                          beyond: value == .start ? 0 : Int(((from + time.seconds - p.end) * 1000).rounded()))
+                }
             }
-            let close = text[tag.range.upperBound...].firstMatch(of: /<\/(?:\w+:)?p\s*>/)?.range.upperBound ?? tag.range.upperBound
-            let inner = text[tag.range.upperBound..<close].replacing(/<[^>]*>/, with: " ")
-            entries.append(Entry(start: Int((start * 1000).rounded()), end: Int((stop * 1000).rounded()),
-                                 text: inner.split(whereSeparator: \.isWhitespace).joined(separator: " "),
-                                 startRange: begin.output.1.startIndex..<begin.output.1.endIndex, endRange: end.output.1.startIndex..<end.output.1.endIndex,
-                                 block: tag.range.lowerBound..<close))
+            return Entry(start: Int((p.start * 1000).rounded()), end: Int((p.end * 1000).rounded()), text: p.lines.joined(separator: " "),
+                         stamps: stamps.sorted { $0.range.lowerBound < $1.range.lowerBound }, block: index(p.range.lowerBound)..<index(p.range.upperBound))
         }
-        return entries
     }
 
     /// Where the value of the `index`-th comma-separated field after the `Dialogue:` key lies.

@@ -7,10 +7,7 @@ enum SRTReader {
 
     /// The cue of one block, whose first line is line `start` of the file.
     static func cue(_ block: [String], line start: Int) throws -> Cue {
-        // The index line is optional and its value is ignored: numbering is often wrong.
-        guard let timingOffset = block.prefix(2).firstIndex(where: { $0.contains("-->") }) else {
-            throw SubtitleReadError.textWithoutTiming(line: start)
-        }
+        let timingOffset = try SubtitleReader.timingOffset(block, line: start)
         let (from, to) = try SubtitleReader.timing(block[timingOffset], line: start + timingOffset)
         let text = block[(timingOffset + 1)...].map { SubtitleReader.stripTags($0).trimmingCharacters(in: .whitespaces) }
         return Cue(start: from, end: to, lines: text.filter { !$0.isEmpty })

@@ -14,7 +14,8 @@ public struct ShotTiming: Sendable {
     static let endLeadFrames = 2.0
 
     public init(changes seconds: [Double], rules: CueRules) {
-        changes = seconds.filter(\.isFinite).map { Int(($0 * 1000).rounded()) }.sorted()
+        // Read back from a cache a folder may hold anything in: only times a video can have.
+        changes = seconds.filter { (0...Timecode.limitSeconds).contains($0) }.map { Int(($0 * 1000).rounded()) }.sorted()
         self.rules = rules
     }
 

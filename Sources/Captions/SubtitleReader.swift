@@ -6,6 +6,8 @@ public struct SubtitleDocument: Sendable, Equatable {
     public var format: SubtitleFormat
     public var encoding: TextEncoding
     public var cues: [Cue]
+    /// What reading assumed or left out (control characters a TTML reference named).
+    public var warnings: [String] = []
 }
 
 /// Reads SRT, WebVTT, ASS, TTML and SCC, forgiving the usual damage (BOM, CRLF, missing final newline,
@@ -40,16 +42,17 @@ public enum SubtitleReader {
         // Formats written only (Capforge's JSON, binary STL) are recognised from the content.
         let format = format.flatMap { $0.isReadable ? $0 : nil } ?? detect(lines)
         let cues: [Cue]
+        var warnings: [String] = []
         switch format {
         case .vtt: cues = try WebVTTReader.cues(lines)
         case .ass: cues = try ASSReader.cues(ASSDocument(lines: lines))
         case .srt, .json, .stl: cues = try SRTReader.cues(lines)
-        case .ttml, .ebuTTD: cues = try TTMLReader.cues(Data(text.utf8))
+        case .ttml, .ebuTTD: (cues, warnings) = try TTMLReader.read(text)
         case .scc: cues = try SCCReader.read(text)
         }
         return SubtitleDocument(format: format, encoding: encoding, cues: cues.enumerated().sorted {
             ($0.element.start, $0.offset) < ($1.element.start, $1.offset)
-        }.map(\.element))
+        }.map(\.element), warnings: warnings)
     }
 
     private static func detect(_ lines: [String]) -> SubtitleFormat {
@@ -96,15 +99,16 @@ public enum SubtitleReader {
     /// Calls `body` with each cue of a subtitle file in file order, holding one cue at a time: an
     /// SRT file in 8-bit text is read in pieces (twice: once to choose its encoding as `read`
     /// would, once to parse), so its size does not matter. WebVTT, ASS and UTF-16 files are read
-    /// whole (up to `read`'s bound) and handed on in time order.
-    public static func forEachCue(fileAt url: URL, _ body: (Cue) throws -> Void) throws -> (format: SubtitleFormat, encoding: TextEncoding) {
+    /// whole (up to `read`'s bound) and handed on in time order. Returns how the file was read
+    /// and what reading it assumed or left out.
+    public static func forEachCue(fileAt url: URL, _ body: (Cue) throws -> Void) throws -> (format: SubtitleFormat, encoding: TextEncoding, warnings: [String]) {
         let head = try UserFile.head(url, what: "subtitle file", count: 4096)
         let named = SubtitleFormat(fileExtension: url.pathExtension).flatMap { $0.isReadable ? $0 : nil }
         let headLines = String(decoding: head, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
         guard (named ?? detect(headLines)) == .srt, !TextDecoding.isUTF16(head) else {
             let document = try read(fileAt: url)
             try document.cues.forEach(body)
-            return (document.format, document.encoding)
+            return (document.format, document.encoding, document.warnings)
         }
         var sniffer = TextDecoding.EightBitSniffer()
         try forEachLinePiece(of: url) { try sniffer.feed($0) }
@@ -124,7 +128,7 @@ public enum SubtitleReader {
             }
         }
         if let block = splitter.finish() { try body(try SRTReader.cue(block.lines, line: block.line)) }
-        return (.srt, encoding)
+        return (.srt, encoding, [])
     }
 
     /// The file in pieces of about a megabyte, each ending at a line break (the last at the end).
@@ -155,6 +159,13 @@ public enum SubtitleReader {
 
     static let pieceBytes = 1 << 20
 
+    /// Which of a cue block's lines is its timing: the first, or the second after an index or
+    /// identifier (its value is ignored: numbering is often wrong).
+    static func timingOffset(_ block: [String], line start: Int) throws -> Int {
+        guard let offset = block.prefix(2).firstIndex(where: { $0.contains("-->") }) else { throw SubtitleReadError.textWithoutTiming(line: start) }
+        return offset
+    }
+
     /// Parses `start --> end [settings]`.
     static func timing(_ text: String, line: Int) throws -> (start: Int, end: Int) {
         guard let arrow = text.range(of: "-->") else { throw SubtitleReadError.malformedTiming(line: line, text: text) }
@@ -162,6 +173,9 @@ public enum SubtitleReader {
         let right = text[arrow.upperBound...].split(whereSeparator: \.isWhitespace).first.map(String.init) ?? ""
         guard let start = Timecode.parse(left), let end = Timecode.parse(right) else {
             throw SubtitleReadError.malformedTiming(line: line, text: text)
+        }
+        guard end <= Timecode.limitMilliseconds else {
+            throw SubtitleReadError.malformedEvent(line: line, reason: "the time \"\(right.prefix(40))\" is more than \(Timecode.limitName) in: not a subtitle time")
         }
         guard end >= start else { throw SubtitleReadError.endBeforeStart(line: line) }
         return (start, end)

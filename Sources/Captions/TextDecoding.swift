@@ -13,16 +13,94 @@ enum TextDecoding {
     /// Decodes bytes with BOM detection, then strict UTF-8, then Windows-1252 (a superset of
     /// Latin-1's printable characters). Bytes Windows-1252 leaves undefined, or control
     /// characters other than tab and line breaks, mean it is not text in a known encoding.
+    ///
+    /// XML says how it is encoded: its byte order mark, else its first bytes (`<?` in UTF-16),
+    /// else the encoding its declaration names, which is then the one used.
     static func decode(_ data: Data) throws -> (text: String, encoding: TextEncoding) {
         let bytes = [UInt8](data)
-        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
-            let little = bytes[0] == 0xFF
-            return (try checked(decodeUTF16(bytes.dropFirst(2), littleEndian: little)), little ? .utf16LE : .utf16BE)
+        let utf16: (little: Bool, bom: Bool)? =
+            if bytes.starts(with: [0xFF, 0xFE]) { (true, true) }
+            else if bytes.starts(with: [0xFE, 0xFF]) { (false, true) }
+            else if bytes.starts(with: [0x3C, 0x00, 0x3F, 0x00]) { (true, false) }
+            else if bytes.starts(with: [0x00, 0x3C, 0x00, 0x3F]) { (false, false) }
+            else { nil }
+        if let utf16 {
+            let text = try checked(decodeUTF16(bytes.dropFirst(utf16.bom ? 2 : 0), littleEndian: utf16.little))
+            let utf8 = Array(text.utf8)
+            if let range = declaredEncoding(utf8) {
+                let name = String(decoding: utf8[range], as: UTF8.self)
+                guard ["utf-16", "utf-16le", "utf-16be", "utf16", "iso-10646-ucs-2"].contains(name.lowercased()) else {
+                    throw SubtitleReadError.undecodable(reason: "it is written in UTF-16 but its XML declaration says \"\(name.prefix(30))\"; correct the declaration")
+                }
+            }
+            return (text, utf16.little ? .utf16LE : .utf16BE)
+        }
+        if let range = declaredEncoding(bytes) {
+            return try decode(bytes, declared: String(decoding: bytes[range], as: UTF8.self))
         }
         var sniffer = EightBitSniffer()
         try sniffer.feed(bytes[...])
         let encoding = try sniffer.encoding()
         return (try decode(sniffer.hasBOM ? bytes.dropFirst(3) : bytes[...], as: encoding), encoding)
+    }
+
+    /// Bytes in the encoding an XML declaration names (its byte order mark, if any, agreeing).
+    private static func decode(_ bytes: [UInt8], declared name: String) throws -> (text: String, encoding: TextEncoding) {
+        let hasBOM = bytes.starts(with: [0xEF, 0xBB, 0xBF])
+        let body = bytes.dropFirst(hasBOM ? 3 : 0)
+        let encoding: TextEncoding
+        switch name.lowercased() {
+        case "utf-8", "utf8":
+            encoding = .utf8
+        case "us-ascii", "ascii", "iso646-us":
+            if let byte = body.first(where: { $0 >= 0x80 }) {
+                throw SubtitleReadError.undecodable(reason: String(format: "its XML declaration says US-ASCII, but it holds byte 0x%02X; correct the declaration", byte))
+            }
+            encoding = .utf8
+        case "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "latin-1", "l1":
+            if let byte = body.first(where: { (0x80...0x9F).contains($0) }) {
+                throw SubtitleReadError.undecodable(reason: String(format: "its XML declaration says ISO-8859-1, where byte 0x%02X is a control character (if it is Windows-1252, say so in the declaration)", byte))
+            }
+            encoding = .latin1
+        case "windows-1252", "cp1252", "x-cp1252":
+            if let byte = body.first(where: undefinedInWindows1252.contains) {
+                throw SubtitleReadError.undecodable(reason: String(format: "its XML declaration says Windows-1252, where byte 0x%02X is undefined", byte))
+            }
+            encoding = .windows1252
+        case "utf-16", "utf-16le", "utf-16be", "utf16":
+            throw SubtitleReadError.undecodable(reason: "its XML declaration says \(name), but it is written in 8-bit text; correct the declaration")
+        default:
+            throw SubtitleReadError.undecodable(reason: "its XML declaration names the encoding \"\(name.prefix(30))\", which Capforge does not read (it reads UTF-8, UTF-16, ISO-8859-1, Windows-1252 and US-ASCII)")
+        }
+        if hasBOM, encoding != .utf8 {
+            throw SubtitleReadError.undecodable(reason: "it starts with a UTF-8 byte order mark but its XML declaration says \(name.prefix(30)); correct the declaration")
+        }
+        return (try decode(body, as: encoding), encoding)
+    }
+
+    /// Where the encoding name of an XML declaration at the start of 8-bit `bytes` (after a
+    /// UTF-8 byte order mark, if any) lies; nil without one.
+    static func declaredEncoding(_ bytes: [UInt8]) -> Range<Int>? {
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        guard bytes[start...].starts(with: Array("<?xml".utf8)), bytes.count > start + 5, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start + 5]),
+              let close = bytes[(start + 5)...].prefix(512).firstIndex(of: UInt8(ascii: "?")) else { return nil }
+        let declaration = bytes[(start + 5)..<close]
+        // `encoding`, then optional spaces, `=`, spaces and a quoted name.
+        var index = declaration.startIndex
+        while let found = declaration[index...].firstIndex(of: UInt8(ascii: "e")) {
+            index = found + 1
+            guard declaration[found...].starts(with: Array("encoding".utf8)), [0x20, 0x09, 0x0A, 0x0D].contains(bytes[found - 1]) else { continue }
+            var cursor = found + 8
+            func spaces() { while cursor < close, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[cursor]) { cursor += 1 } }
+            spaces()
+            guard cursor < close, bytes[cursor] == UInt8(ascii: "=") else { return nil }
+            cursor += 1
+            spaces()
+            guard cursor < close, bytes[cursor] == UInt8(ascii: "\"") || bytes[cursor] == UInt8(ascii: "'"),
+                  let end = bytes[(cursor + 1)..<close].firstIndex(of: bytes[cursor]) else { return nil }
+            return (cursor + 1)..<end
+        }
+        return nil
     }
 
     /// Whether bytes start with a UTF-16 byte order mark (text `EightBitSniffer` cannot judge).

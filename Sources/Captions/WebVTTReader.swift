@@ -8,17 +8,20 @@ enum WebVTTReader {
         }
         // The first block is the header with its metadata.
         return try SubtitleReader.blocks(lines).dropFirst().compactMap { start, block in
-            let keyword = block[0].split(whereSeparator: \.isWhitespace).first ?? ""
-            if ["NOTE", "STYLE", "REGION"].contains(keyword) && !block[0].contains("-->") { return nil }
-            guard let timingOffset = block.prefix(2).firstIndex(where: { $0.contains("-->") }) else {
-                throw SubtitleReadError.textWithoutTiming(line: start)
-            }
+            if isComment(block) { return nil }
+            let timingOffset = try SubtitleReader.timingOffset(block, line: start)
             let (from, to) = try SubtitleReader.timing(block[timingOffset], line: start + timingOffset)
             let text = block[(timingOffset + 1)...].map {
                 unescape(SubtitleReader.stripTags($0)).trimmingCharacters(in: .whitespaces)
             }
             return Cue(start: from, end: to, lines: text.filter { !$0.isEmpty })
         }
+    }
+
+    /// A NOTE, STYLE or REGION block: no cue, kept as written.
+    static func isComment(_ block: [String]) -> Bool {
+        let keyword = block[0].split(whereSeparator: \.isWhitespace).first ?? ""
+        return ["NOTE", "STYLE", "REGION"].contains(keyword) && !block[0].contains("-->")
     }
 
     static func unescape(_ text: String) -> String {

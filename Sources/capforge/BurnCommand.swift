@@ -39,6 +39,7 @@ let burnCommand = Subcommand(
     } else {
         // SRT and WebVTT become ASS in a Capforge style, sized for this video.
         let document = try SubtitleReader.read(fileAt: subtitles)
+        for warning in document.warnings { printError("capforge burn: warning: \(Format.terminalSafe("\(subtitles.path): \(warning)"))") }
         // The ASS writer takes tiers and duration from the transcript; its language is not written.
         let transcript = Transcript(language: language ?? .english, words: [], duration: probe.duration ?? 0)
         script = ASSWriter(cues: document.cues, transcript: transcript, video: VideoSize(width: picture.displayWidth, height: picture.displayHeight),

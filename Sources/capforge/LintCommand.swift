@@ -11,7 +11,7 @@ let lintCommand = Subcommand(
         options: [Option("profile", value: "auto|NAME|FILE", help: "default auto: the rules for the language the file's name gives (talk.ja.srt), else netflix-en; bbc, dcmp, any built-in name, or a JSON profile file"),
                   Option("video", value: "VIDEO", help: "the video the captions are for: its frame rate and duration (default: the video of the same name beside each file)"),
                   Option("shot-changes", help: "also check cues against the video's shot changes, as caption --shot-changes times them (a cue should start on a change, or end 2 frames before one, not 1-11 frames off); decodes the whole video"),
-                  Option("fps", value: .number(0...Double.greatestFiniteMagnitude, name: "N", aboveLowerBound: true), need: "a positive frame rate",
+                  Option("fps", value: .number(FrameTiming.plausibleRates, name: "N", aboveLowerBound: false),
                          help: "frame rate for frame-based gaps (default: the video's, else 25)"),
                   Option("list", value: .integer(0...Int.max, name: "N"), default: "\(Lint.listLimit)", need: "a count of violations, 0 for all",
                          help: "list at most N violations and N warnings per file, counting the rest; 0: all")],

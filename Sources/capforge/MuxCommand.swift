@@ -38,6 +38,9 @@ let muxCommand = Subcommand(
         return title
     }
     let tracks = try files.map { try CaptionFiles.track(from: $0, language: fallbackLanguage, title: title) }
+    for track in tracks {
+        for warning in track.readingWarnings { printError("capforge mux: warning: \(Format.terminalSafe("\(track.source ?? track.title): \(warning)"))") }
+    }
     let output = args.value("out").map { URL(fileURLWithPath: $0).standardizedFileURL }
         ?? OutputLayout.subtitled(video, extension: SubtitleMux.outputExtension(for: video, container: probe.container))
     let policy = namedOutputPolicy(output, args: args).writing(.video).protecting([video.path] + files.map(\.path))

@@ -167,6 +167,21 @@ import Testing
         #expect(result.peakMegabytes < 130)
     }
 
+    /// A slideshow's 1 fps is a real rate, but no measure of a caption gap: a two-frame gap must
+    /// not become two seconds. The video's rate falls back, said; `--fps 1` is refused.
+    @Test func aSlideshowsFrameRateDoesNotMakeFrameGapsSeconds() throws {
+        let folder = try scratchFolder("hostile-slides")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("slides.mp4"), srt = folder.appendingPathComponent("slides.en.srt")
+        try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=160x120:rate=1:duration=4", "-c:v", "libx264", video.path])
+        // 80 ms apart: two frames at 25 fps.
+        try "1\n00:00:00,500 --> 00:00:01,500\nOne.\n\n2\n00:00:01,580 --> 00:00:03,000\nTwo.\n".write(to: srt, atomically: true, encoding: .utf8)
+        let result = try run(["lint", srt.path, "--video", video.path])
+        #expect(result.status == 0 && result.stdout.contains("warning: the video claims 1 frames per second") && result.stdout.contains("no violations"), "\(result.output)")
+        let refused = try run(["lint", srt.path, "--fps", "1"])
+        #expect(refused.status == 2 && refused.stderr.contains("a number from 10 to 120"), "\(refused.output)")
+    }
+
     /// 1 Hz would make days of audio of a small file: refused with the reason. 768 kHz is real.
     @Test func sampleRatesAtTheEdges() throws {
         let folder = try scratchFolder("hostile-rates")
