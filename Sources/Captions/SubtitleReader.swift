@@ -97,15 +97,16 @@ public enum SubtitleReader {
     }
 
     /// Calls `body` with each cue of a subtitle file in file order, holding one cue at a time: an
-    /// SRT file in 8-bit text is read in pieces (twice: once to choose its encoding as `read`
-    /// would, once to parse), so its size does not matter. WebVTT, ASS and UTF-16 files are read
-    /// whole (up to `read`'s bound) and handed on in time order. Returns how the file was read
+    /// SRT or WebVTT file in 8-bit text is read in pieces (twice: once to choose its encoding as
+    /// `read` would, once to parse), so its size does not matter. ASS, XML and UTF-16 files are
+    /// read whole (up to `read`'s bound) and handed on in time order. Returns how the file was read
     /// and what reading it assumed or left out.
     public static func forEachCue(fileAt url: URL, _ body: (Cue) throws -> Void) throws -> (format: SubtitleFormat, encoding: TextEncoding, warnings: [String]) {
         let head = try UserFile.head(url, what: "subtitle file", count: 4096)
         let named = SubtitleFormat(fileExtension: url.pathExtension).flatMap { $0.isReadable ? $0 : nil }
         let headLines = String(decoding: head, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
-        guard (named ?? detect(headLines)) == .srt, !TextDecoding.isUTF16(head) else {
+        let format = named ?? detect(headLines)
+        guard format == .srt || format == .vtt, !TextDecoding.isUTF16(head) else {
             let document = try read(fileAt: url)
             try document.cues.forEach(body)
             return (document.format, document.encoding, document.warnings)
@@ -116,6 +117,17 @@ public enum SubtitleReader {
         var splitter = BlockSplitter()
         var number = 0
         var first = true
+        // WebVTT's first block is its header, on the first line; its NOTE, STYLE and REGION blocks hold no cue.
+        var header = format == .vtt
+        func take(_ block: (line: Int, lines: [String])) throws {
+            guard !header else {
+                try WebVTTReader.checkHeader(block.line == 1 ? block.lines.first : nil)
+                header = false
+                return
+            }
+            let cue = format == .vtt ? try WebVTTReader.cue(block.lines, line: block.line) : try SRTReader.cue(block.lines, line: block.line)
+            if let cue { try body(cue) }
+        }
         try forEachLinePiece(of: url) { piece in
             let bytes = first && sniffer.hasBOM ? piece.dropFirst(3) : piece
             first = false
@@ -124,11 +136,12 @@ public enum SubtitleReader {
             if piece.last == 0x0A || piece.last == 0x0D { lines.removeLast() }
             for line in lines {
                 number += 1
-                if let block = splitter.add(String(line), number: number) { try body(try SRTReader.cue(block.lines, line: block.line)) }
+                if let block = splitter.add(String(line), number: number) { try take(block) }
             }
         }
-        if let block = splitter.finish() { try body(try SRTReader.cue(block.lines, line: block.line)) }
-        return (.srt, encoding, [])
+        if let block = splitter.finish() { try take(block) }
+        if header { try WebVTTReader.checkHeader(nil) }
+        return (format, encoding, [])
     }
 
     /// The file in pieces of about a megabyte, each ending at a line break (the last at the end).
