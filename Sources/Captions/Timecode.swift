@@ -1,10 +1,11 @@
 /// Subtitle time stamps: formatting for each writer, and one forgiving parser for readers.
 enum Timecode {
-    /// No subtitle file runs for days: a time past this is damage or an attack, refused before
-    /// any arithmetic that could overflow.
-    static let limitMilliseconds = 864_000_000
+    /// No subtitle file runs for six weeks (a month's stream, or a stress test's 1.5 million
+    /// cues, stays within it): a time past this is damage or an attack, refused before any
+    /// arithmetic that could overflow.
+    static let limitMilliseconds = 3_600_000_000
     static let limitSeconds = Double(limitMilliseconds) / 1000
-    static let limitName = "10 days"
+    static let limitName = "1000 hours"
 
     /// `HH:MM:SS<mark>mmm` for SRT (`,`) and WebVTT (`.`).
     static func milliseconds(_ ms: Int, mark: Character) -> String {

@@ -219,19 +219,19 @@ import Testing
 
     // MARK: times out of range
 
-    @Test func timesBeyondTenDaysOrNotNumbersAreRefusedByLine() {
+    @Test func timesBeyondAThousandHoursOrNotNumbersAreRefusedByLine() {
         let ttml = { (begin: String) in "<tt xmlns=\"http://www.w3.org/ns/ttml\">\n<body>\n<p begin=\"\(begin)\" end=\"2s\">x</p></body></tt>" }
         let cases: [(String, SubtitleFormat, String)] = [
             (ttml("1e300h"), .ttml, "line 3: cannot read the time \"1e300h\""),
-            (ttml("99999999999h"), .ttml, "line 3: the time \"99999999999h\" of <p> is more than 10 days"),
+            (ttml("99999999999h"), .ttml, "line 3: the time \"99999999999h\" of <p> is more than 1000 hours"),
             (ttml("infs"), .ttml, "cannot read the time"),
             (ttml("nan:00:00"), .ttml, "cannot read the time"),
-            (ttml("00:00:01:999999999999"), .ttml, "more than 10 days"),
+            (ttml("00:00:01:999999999999"), .ttml, "more than 1000 hours"),
             ("1\n99999999999:00:00,000 --> 99999999999:00:01,000\nx\n", .srt, "line 2: cannot read the timing"),
-            ("1\n00:00:00,000 --> 9999:00:00,000\nx\n", .srt, "line 2: the time \"9999:00:00,000\" is more than 10 days"),
-            ("WEBVTT\n\n00:00.000 --> 241:00:00.000\nx\n", .vtt, "line 3: the time \"241:00:00.000\" is more than 10 days"),
+            ("1\n00:00:00,000 --> 9999:00:00,000\nx\n", .srt, "line 2: the time \"9999:00:00,000\" is more than 1000 hours"),
+            ("WEBVTT\n\n00:00.000 --> 1000:00:00.001\nx\n", .vtt, "line 3: the time \"1000:00:00.001\" is more than 1000 hours"),
             ("[Script Info]\n\n[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\nDialogue: 0,0:00:00.00,9999:00:00.00,Default,,0,0,0,,x\n",
-             .ass, "line 5: the End time \"9999:00:00.00\" is more than 10 days"),
+             .ass, "line 5: the End time \"9999:00:00.00\" is more than 1000 hours"),
         ]
         for (text, format, said) in cases {
             #expect { try SubtitleReader.read(Data(text.utf8), format: format) } throws: { "\($0)".contains(said) }
