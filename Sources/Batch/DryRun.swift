@@ -80,7 +80,8 @@ public enum DryRun {
             // A file that would be skipped costs nothing; its estimate is shown all the same.
             if !skipped { total += estimate }
             let current = skipped ? "  (current: would be skipped)" : pipeline.currentResult(input) != nil ? "  (current, redone: --force)" : ""
-            lines.append("\(Format.terminalSafe(input.relativePath)): \(probe.duration.map(ClockTime.seconds) ?? "?"), language \(language), tier \(tier), about \(Format.seconds(estimate))\(current)")
+            // Names (the file's, a model's) shown escaped: the line stays one line.
+            lines.append(Format.terminalSafe("\(input.relativePath): \(probe.duration.map(ClockTime.seconds) ?? "?"), language \(language), tier \(tier), about \(Format.seconds(estimate))\(current)"))
             if let choice = pipeline.settings.transcript { lines.append("  " + transcriptLine(choice, for: input)) }
             if probe.durationClaim.isContradicted { lines.append("  warning: \(probe.durationClaim); the estimate is a guess from what the file holds, until its audio is decoded") }
         }
