@@ -55,6 +55,15 @@ public struct ModelStore: Sendable {
         file.hasPrefix("ggml-") && file.hasSuffix(".bin") ? String(file.dropFirst("ggml-".count).dropLast(".bin".count)) : file
     }
 
+    /// Why a file's name cannot name a model, or nil. The name is written into the header of
+    /// every caption file the model makes and shown in lists, a line each: a line break in it
+    /// would start a cue or an event there, an escape sequence would act on a terminal.
+    static func nameProblem(ofFile file: String) -> String? {
+        guard ControlCharacters.contains(file) else { return nil }
+        return "its file name holds control characters (a line break, an escape, a direction override), which the model's name "
+            + "would carry into the headers of the captions it writes: rename it, as ggml-NAME.bin with a plain NAME"
+    }
+
     /// Where an import of the model called `name` goes.
     public func url(forModelNamed name: String) -> URL {
         directory.appendingPathComponent("ggml-\(name).bin")
@@ -72,9 +81,9 @@ public struct ModelStore: Sendable {
         }
     }
 
-    /// The facts of one ggml Whisper model anywhere (`--model PATH`).
     /// The facts of one ggml Whisper model anywhere (`--model PATH`); a broken one is an error.
     public func describe(modelAt url: URL, digest: Bool = true) throws -> InstalledModel {
+        if let problem = Self.nameProblem(ofFile: url.lastPathComponent) { throw SpeechError.modelInvalid(path: url.path, reason: problem) }
         guard let hparams = try WhisperModelFile.validated(at: url) else {
             throw SpeechError.modelInvalid(path: url.path, reason: "it is not a ggml Whisper model")
         }
@@ -91,8 +100,8 @@ public struct ModelStore: Sendable {
                           digest: Bool = true) throws -> InstalledModel {
         let folder = source.standardizedFileURL.lastPathComponent
         let name = name ?? (weights == .f16 ? folder : "\(folder)-\(weights.rawValue)")
-        guard !name.isEmpty, !name.contains("/") else {
-            throw ModelImportError.unsupported(path: source.path, reason: "'\(name)' is not a usable model name")
+        guard !name.isEmpty, !name.contains("/"), !ControlCharacters.contains(name) else {
+            throw ModelImportError.unsupported(path: source.path, reason: "'\(name)' is not a usable model name (no '/', no control characters)")
         }
         var info = stat()
         if stat(directory.path, &info) == 0 ? info.st_mode & S_IFMT != S_IFDIR : errno == ENOTDIR {
@@ -141,6 +150,7 @@ public struct ModelStore: Sendable {
         let problem: String
         do {
             guard let hparams = try WhisperModelFile.validated(at: url) else { return nil }
+            if let named = Self.nameProblem(ofFile: url.lastPathComponent) { throw SpeechError.modelInvalid(path: url.path, reason: named) }
             return try Self.model(at: url, hparams: hparams, digest: digest)
         } catch SpeechError.modelInvalid(_, let reason) {
             problem = reason
