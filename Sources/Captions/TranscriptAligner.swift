@@ -170,9 +170,19 @@ public enum TranscriptAligner {
                                     start: words.first!.start, end: words.last!.end)
     }
 
-    /// Words as running text: spaced, but where either side is written without spaces.
+    /// A passage's text is a pointer into the transcript (its line says where): a long one is
+    /// cut here, its word count whole.
+    static let passageCharacters = 1000
+
+    /// Words as running text: spaced, but where either side is written without spaces; cut
+    /// after `passageCharacters`.
     static func joined(_ texts: [String]) -> String {
-        texts.dropFirst().reduce(texts.first ?? "") { $0 + TextMetrics.separator(between: $0, and: $1) + $1 }
+        var text = ""
+        for piece in texts {
+            if text.count >= passageCharacters { return text + "…" }
+            text += TextMetrics.separator(between: text, and: piece) + piece
+        }
+        return text
     }
 
     static func length(_ spans: [TimeSpan]) -> Double { spans.reduce(0) { $0 + $1.end - $1.start } }
@@ -269,10 +279,13 @@ public enum TranscriptAligner {
 
     static let nearMatchLength = 4
 
-    /// 1 − edit distance / longer length; 0 when either is shorter than `nearMatchLength`.
+    /// 1 − edit distance / longer length; 0 when either is shorter than `nearMatchLength`, or
+    /// when their lengths alone put them too far apart to match (the distance is at least the
+    /// difference: a long token is not compared letter by letter with every short one).
     static func similarity(_ a: String, _ b: String) -> Double {
         let x = Array(a), y = Array(b)
-        guard x.count >= nearMatchLength, y.count >= nearMatchLength else { return 0 }
+        guard x.count >= nearMatchLength, y.count >= nearMatchLength,
+              Double(abs(x.count - y.count)) <= (1 - nearMatch) * Double(max(x.count, y.count)) else { return 0 }
         var row = Array(0...y.count)
         for i in 1...x.count {
             var previous = row[0]

@@ -161,7 +161,7 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
     return settings
 }
 
-/// `--transcript FILE` (read now, so a missing or unreadable one stops the run before it
+/// `--transcript FILE` (checked now: a missing or unreadable one stops the run before it
 /// starts) or `--transcript-beside`.
 private func transcriptOption(_ args: ParsedArguments) throws -> TranscriptChoice? {
     guard let path = args.value("transcript") else { return args.flag("transcript-beside") ? .beside : nil }
@@ -169,11 +169,10 @@ private func transcriptOption(_ args: ParsedArguments) throws -> TranscriptChoic
         throw UsageError.invalidValue(option: "transcript", value: path, reason: "give --transcript FILE for one input or --transcript-beside, not both")
     }
     do {
-        _ = try WrittenTranscript.read(UserFile.read(URL(fileURLWithPath: path), what: "transcript", limit: WrittenTranscript.maxBytes), path: path)
+        return try .file(checking: path)
     } catch {
-        throw UsageError.invalidValue(option: "transcript", value: Format.terminalSafe(path), reason: Format.terminalSafe("\(error)"))
+        throw UsageError.invalidValue(option: "transcript", value: path, reason: "\(error)")
     }
-    return .file(URL(fileURLWithPath: path).standardizedFileURL.path)
 }
 
 func loadEngines(_ args: ParsedArguments, settings: BatchSettings, store: ModelStore = ModelStore()) throws -> TierEngines {
