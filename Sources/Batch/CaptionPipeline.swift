@@ -241,7 +241,7 @@ public final class CaptionPipeline: Sendable {
         // Where speech starts and ends, not the recogniser's context-padded regions.
         let speech = try transcription.speechForTiming(audio).map { TimeSpan(start: $0.start, end: $0.end) }
         let transcript = try given.align(to: heard, speech: speech)
-        result.warnings += transcript.alignment!.warnings(tier: transcript.tier)
+        result.warnings += transcript.alignment!.warnings(tier: transcript.tier, spokenWords: given.spokenWords)
         marks += transcript.alignment!.marks
         return transcript
     }

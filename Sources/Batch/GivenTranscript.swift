@@ -74,15 +74,22 @@ struct GivenTranscript {
         return try UserFile.read(url, what: "transcript", limit: WrittenTranscript.maxBytes)
     }
 
-    /// The transcript's words timed from what was heard; throws when almost none of them were.
+    /// The transcript's words timed from what was heard; throws when almost none of its spoken
+    /// words (descriptions aside) were heard: for a short transcript, when the recogniser heard
+    /// enough words to tell (a transcript of descriptions only is judged by nothing: what was
+    /// heard is named as not in it).
     func align(to heard: Transcript, speech: [TimeSpan]) throws -> Transcript {
         let aligned = TranscriptAligner.align(text, source: url.lastPathComponent, to: heard, speech: speech)
         let alignment = aligned.alignment!
-        if alignment.words >= 20, Double(alignment.matched) < Self.leastMatchedShare * Double(alignment.words) {
+        let judged = spokenWords >= 20 || heard.words.count >= TranscriptAligner.differentTextWords
+        if judged, Double(alignment.matched) < Self.leastMatchedShare * Double(spokenWords) {
             throw GivenTranscriptError.doesNotMatch(path: url.path, matched: alignment.matched, words: alignment.words, language: heard.language)
         }
         return aligned
     }
+
+    /// The transcript's words but its descriptions of sounds and speakers.
+    var spokenWords: Int { text.words.filter { !$0.isDescription }.count }
 }
 
 enum GivenTranscriptError: Error, CustomStringConvertible {
@@ -107,9 +114,10 @@ extension TranscriptAlignment {
     static let namedPassages = 20
 
     /// What the captions leave out or could only estimate, for the terminal, summary and report.
-    func warnings(tier: TranscriptTier) -> [String] {
+    /// `spokenWords`: the transcript's words but its descriptions, which are never heard.
+    func warnings(tier: TranscriptTier, spokenWords: Int) -> [String] {
         var lines: [String] = []
-        let share = words > 0 ? Double(matched) / Double(words) : 1
+        let share = spokenWords > 0 ? Double(matched) / Double(spokenWords) : 1
         if share < 0.5 {
             let who = tier == .modern ? "the recogniser" : "the basic tier (its words are often unlike what was said)"
             lines.append("only \(Int((share * 100).rounded())) % of the transcript's words matched what \(who) heard; "
