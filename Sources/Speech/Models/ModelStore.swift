@@ -13,7 +13,8 @@ public struct InstalledModel: Sendable, Equatable {
     public var weightType: String?
     /// ISO 639-1 codes the model recognises.
     public var languages: [Language]
-    /// Hex SHA-256 of the file; nil when listed without digests (hashing reads the whole file).
+    /// Hex SHA-256 of the file; nil when listed without digests (hashing reads the whole file,
+    /// and its weights are checked on the same read).
     public var sha256: String?
     /// Why the file cannot be used (truncated, corrupt, a header that lies); nil when it can.
     public var problem: String?
@@ -84,10 +85,10 @@ public struct ModelStore: Sendable {
     /// The facts of one ggml Whisper model anywhere (`--model PATH`); a broken one is an error.
     public func describe(modelAt url: URL, digest: Bool = true) throws -> InstalledModel {
         if let problem = Self.nameProblem(ofFile: url.lastPathComponent) { throw SpeechError.modelInvalid(path: url.path, reason: problem) }
-        guard let hparams = try WhisperModelFile.validated(at: url) else {
+        guard let layout = try WhisperModelFile.layout(at: url, keepingVocabulary: false) else {
             throw SpeechError.modelInvalid(path: url.path, reason: "it is not a ggml Whisper model")
         }
-        return try Self.model(at: url, hparams: hparams, digest: digest)
+        return try Self.model(at: url, layout: layout, digest: digest)
     }
 
     /// Converts the CTranslate2 Whisper model in `source` into `ggml-<name>.bin` here. A file
@@ -112,7 +113,12 @@ public struct ModelStore: Sendable {
         try writer.append(try CT2WhisperConverter.convert(directory: source, weights: weights))
         // Checked before it is renamed into place: a model that would be listed as broken never
         // replaces a working one.
-        if let written = writer.temporaryURL { _ = try describe(modelAt: written, digest: false) }
+        if let written = writer.temporaryURL {
+            guard let layout = try WhisperModelFile.layout(at: written, keepingVocabulary: false) else {
+                throw SpeechError.modelInvalid(path: written.path, reason: "it is not a ggml Whisper model")
+            }
+            try WhisperModelFile.checkWeights(at: written, layout: layout)
+        }
         try writer.commit()
         return try describe(modelAt: target, digest: digest)
     }
@@ -149,9 +155,9 @@ public struct ModelStore: Sendable {
     private func describe(_ url: URL, digest: Bool) throws -> InstalledModel? {
         let problem: String
         do {
-            guard let hparams = try WhisperModelFile.validated(at: url) else { return nil }
+            guard let layout = try WhisperModelFile.layout(at: url, keepingVocabulary: false) else { return nil }
             if let named = Self.nameProblem(ofFile: url.lastPathComponent) { throw SpeechError.modelInvalid(path: url.path, reason: named) }
-            return try Self.model(at: url, hparams: hparams, digest: digest)
+            return try Self.model(at: url, layout: layout, digest: digest)
         } catch SpeechError.modelInvalid(_, let reason) {
             problem = reason
         } catch SpeechError.modelMissing {
@@ -163,25 +169,28 @@ public struct ModelStore: Sendable {
                               isEnglishOnly: false, weightType: nil, languages: [], sha256: nil, problem: problem)
     }
 
-    private static func model(at url: URL, hparams: WhisperHyperparameters, digest: Bool) throws -> InstalledModel {
+    private static func model(at url: URL, layout: WhisperModelFile.Layout, digest: Bool) throws -> InstalledModel {
+        let hparams = layout.hyperparameters
         let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
         return InstalledModel(
             engine: WhisperEngine.engineName, name: modelName(ofFile: url.lastPathComponent), url: url, sizeBytes: size,
             isEnglishOnly: !hparams.isMultilingual, weightType: WeightEncoding.name(ofFileType: hparams.fileType),
             languages: hparams.isMultilingual ? WhisperLanguages.supported(byVocabularySize: hparams.vocabularySize) : [.english],
-            sha256: digest ? try Self.digest(of: url, size: size) : nil)
+            sha256: digest ? try Self.digest(of: url, size: size, layout: layout) : nil)
     }
 
     /// A model's SHA-256, remembered in `<model>.sha256` beside it (keyed by size and
-    /// modification time) so every run can name its exact model without rereading it.
-    static func digest(of url: URL, size: Int64) throws -> String {
+    /// modification time) so every run can name its exact model without rereading it. Its
+    /// weights are checked when it is hashed (`checkWeights`): a sidecar says both were done.
+    static func digest(of url: URL, size: Int64, layout: WhisperModelFile.Layout) throws -> String {
         let modified = (try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        let stamp = "\(size) \(modified)"
+        let stamp = "\(size) \(modified) weights-checked"
         let sidecar = url.appendingPathExtension("sha256")
         if let cached = try? String(contentsOf: sidecar, encoding: .utf8) {
             let fields = cached.split(separator: " ", maxSplits: 1).map(String.init)
             if fields.count == 2, fields[1] == stamp { return fields[0] }
         }
+        try WhisperModelFile.checkWeights(at: url, layout: layout)
         let digest = try SHA256.hex(ofFile: url)
         // A read-only models directory still works, and so does a sidecar of the user's (kept):
         // the model is just hashed every time.
