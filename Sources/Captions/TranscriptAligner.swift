@@ -213,7 +213,8 @@ public enum TranscriptAligner {
         return substantial.isEmpty ? joined : substantial
     }
 
-    /// Where nothing was heard within `window`: around and between `words`.
+    /// Where nothing was heard within `window`: around and between `words`, but the breaths
+    /// between words (shorter than `shortestSpan`) when there is more.
     static func quiet(within window: TimeSpan, around words: [Word]) -> [TimeSpan] {
         var quiet: [TimeSpan] = []
         var start = window.start
@@ -222,7 +223,8 @@ public enum TranscriptAligner {
             start = max(start, span.end)
         }
         if window.end > start { quiet.append(TimeSpan(start: start, end: window.end)) }
-        return quiet
+        let pauses = quiet.filter { $0.end - $0.start >= shortestSpan }
+        return pauses.isEmpty ? quiet : pauses
     }
 
     /// Seconds: speech shorter than this between matched words is taken for their edges.

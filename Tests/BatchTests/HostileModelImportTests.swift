@@ -152,6 +152,10 @@ import Testing
         Case("vocabulary with more tokens than embeddings", file: "vocabulary.txt", "among its first 51864 lines") { folder in
             try (String(repeating: "a\n", count: 60_000) + "<|endoftext|>\n").write(to: folder.appendingPathComponent("vocabulary.txt"), atomically: true, encoding: .utf8)
         },
+        // A vocabulary cut short imported as it was would decode to gibberish.
+        Case("vocabulary cut to 100 tokens", file: "vocabulary.txt", "its <|endoftext|> is on line 101, where an English-only model (51864 token embeddings) has it on line 50257") { folder in
+            try (String(repeating: "a\n", count: 100) + "<|endoftext|>\n").write(to: folder.appendingPathComponent("vocabulary.txt"), atomically: true, encoding: .utf8)
+        },
     ]
 
     @Test(arguments: cases) func craftedFolderIsRefused(_ hostile: Case) throws {
@@ -439,8 +443,9 @@ struct CT2Folder {
         let folder = root.appendingPathComponent("model"), store = root.appendingPathComponent("store")
         for url in [folder, store] { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
         try binary().write(to: folder.appendingPathComponent("model.bin"))
-        // Byte-level BPE tokens: printable ASCII stands for itself.
-        let tokens = (0x21...0x7E).map { String(UnicodeScalar(UInt8($0))) } + ["<|endoftext|>", "<|startoftranscript|>"]
+        // Byte-level BPE tokens (printable ASCII stands for itself), as many as an English-only
+        // model has before <|endoftext|>.
+        let tokens = (0..<50_256).map { String(UnicodeScalar(UInt8(0x21 + $0 % 94))) } + ["<|endoftext|>", "<|startoftranscript|>"]
         try (tokens.joined(separator: "\n") + "\n").write(to: folder.appendingPathComponent("vocabulary.txt"), atomically: true, encoding: .utf8)
         try #"{"alignment_heads": [[1, 0]], "lang_ids": [], "suppress_ids": [1]}"#.write(
             to: folder.appendingPathComponent("config.json"), atomically: true, encoding: .utf8)

@@ -12,7 +12,7 @@ enum SyntheticModel {
         var file = GGMLWriter()
         file.header(hparams)
         file.melFilters([Float](repeating: 0, count: hparams.melCount * 201), melCount: hparams.melCount)
-        file.vocabulary((0..<256).map { [UInt8($0)] })
+        file.vocabulary((0..<hparams.textTokenCount).map { [UInt8($0 % 256)] })
         for plan in tensors ?? tensorPlans(encoderLayers: hparams.audioLayers, decoderLayers: hparams.textLayers) {
             let count = hparams.elementCount(ofTensor: plan.name)
             file.tensor(name: plan.name, shape: [count], type: .f16, payload: Data(count: count * 2))
