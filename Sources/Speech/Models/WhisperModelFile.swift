@@ -60,13 +60,14 @@ enum WhisperModelFile {
         for id in 0..<tokenCount {
             let length = try reader.int32("a vocabulary token")
             guard (0...1024).contains(length) else { throw broken("a vocabulary token claims \(length) bytes") }
-            // Only <|endoftext|> can tell an English-only vocabulary of a converter that lists it
-            // (50,257 tokens) from a multilingual one: it must be where the header's kind has it.
-            let token: Data? = keepingVocabulary || length == Self.endOfText.count ? try reader.bytes(length, "the vocabulary") : nil
+            // Only <|endoftext|> tells an English-only vocabulary of a converter that lists the
+            // special tokens (50,257 tokens and more) from a multilingual one: where the text
+            // tokens end, it must be there, and nowhere else.
+            let token: Data? = keepingVocabulary || length == Self.endOfText.count || id == textTokens ? try reader.bytes(length, "the vocabulary") : nil
             if token == nil { try reader.skip(length, "the vocabulary") }
-            if let token, token.elementsEqual(Self.endOfText.utf8), id != textTokens {
-                throw broken("its vocabulary has <|endoftext|> at token \(id), where \(kind) has it at \(textTokens): the vocabulary is another "
-                    + "kind of model's; \(Self.remedy)")
+            if let token, token.elementsEqual(Self.endOfText.utf8) != (id == textTokens) {
+                throw broken((id == textTokens ? "its vocabulary has a text token at \(id)" : "its vocabulary has <|endoftext|> at token \(id)")
+                    + ", where \(kind) has <|endoftext|> at \(textTokens): the vocabulary is another kind of model's; \(Self.remedy)")
             }
             if keepingVocabulary, let token { vocabulary.append(Array(token)) }
         }
