@@ -2,6 +2,10 @@ import CapforgeCore
 import Foundation
 import Speech
 
+/// Swift's `print` writes its text raw: Batch writes through `Terminal`.
+@available(*, unavailable, message: "write through Terminal: it escapes what a terminal would act on")
+func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {}
+
 /// Renders batch events somewhere: a live TTY display, plain log lines, or JSON lines.
 public protocol BatchReporter: AnyObject {
     func handle(_ event: BatchEvent)

@@ -1,4 +1,4 @@
-import Batch
+import CapforgeCore
 import Foundation
 import Media
 import Speech

@@ -1,5 +1,6 @@
 import Arguments
 import Batch
+import CapforgeCore
 import Foundation
 import Media
 

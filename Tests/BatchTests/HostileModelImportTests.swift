@@ -316,10 +316,18 @@ import Testing
         try FileManager.default.moveItem(at: plain, to: folder)
         let escaped = #"evil\u{1B}]0;owned\u{7}\u{1B}[2J\u{202E}"#
 
-        let imported = try run(["models", "import", folder.path], store: store)
-        #expect(imported.status == 0 && imported.stdout.contains("imported \(escaped): "), "\(imported.output)")
+        // The folder's name would be the model's, which goes into every caption file's header:
+        // refused, shown escaped, and a name of one's own imports it.
+        let refused = try run(["models", "import", folder.path], store: store)
+        #expect(refused.status == 1 && refused.stderr.contains("'\(escaped)' is not a usable model name") && refused.stderr.contains("--name"),
+                "\(refused.output)")
+        let imported = try run(["models", "import", folder.path, "--name", "plain"], store: store)
+        #expect(imported.status == 0 && imported.stdout.contains("imported plain: "), "\(imported.output)")
         let listed = try run(["models", "list"], store: store)
-        #expect(listed.stdout.contains("  whisper  \(escaped)  ggml-\(escaped).bin"), "\(listed.stdout)")
+        #expect(listed.stdout.contains("  whisper  plain  ggml-plain.bin"), "\(listed.stdout)")
+        try FileManager.default.copyItem(at: store.appendingPathComponent("ggml-plain.bin"), to: store.appendingPathComponent("ggml-\(folder.lastPathComponent).bin"))
+        let copied = try run(["models", "list"], store: store)
+        #expect(copied.stdout.contains("  whisper  \(escaped)  ggml-\(escaped).bin  BROKEN"), "\(copied.stdout)")
         // A broken model is listed under its file's name too.
         var broken = Data([0x6C, 0x6D, 0x67, 0x67])
         broken.append(contentsOf: [UInt32(51864), 1500, 384, 6, 4, 448, 384, 6, 4, 80, 1, 80, 201].flatMap { withUnsafeBytes(of: $0.littleEndian, Array.init) })
@@ -327,7 +335,7 @@ import Testing
         let brokenListed = try run(["models", "list"], store: store)
         #expect(brokenListed.stdout.contains(#"  whisper  bad\u{1B}[5m  ggml-bad\u{1B}[5m.bin  BROKEN"#), "\(brokenListed.stdout)")
 
-        let missing = try run(["models", "import", root.appendingPathComponent("gone\u{1B}[31m").path], store: store)
+        let missing = try run(["models", "import", root.appendingPathComponent("gone\u{1B}[31m").path, "--name", "gone"], store: store)
         #expect(missing.status == 1 && missing.stderr.contains(#"gone\u{1B}[31m/model.bin is missing"#), "\(missing.stderr)")
         let badType = try run(["models", "import", folder.path, "--type", "q4\u{1B}[31m"], store: store)
         #expect(badType.status == 2 && badType.stderr.contains(#"q4\u{1B}[31m"#), "\(badType.stderr)")

@@ -100,9 +100,12 @@ public struct ModelStore: Sendable {
     public func importCT2(from source: URL, name: String? = nil, weights: WeightEncoding = .f16, overwrite: Bool = false,
                           digest: Bool = true) throws -> InstalledModel {
         let folder = source.standardizedFileURL.lastPathComponent
+        let given = name
         let name = name ?? (weights == .f16 ? folder : "\(folder)-\(weights.rawValue)")
+        // The name goes into every caption file's header (`nameProblem`).
         guard !name.isEmpty, !name.contains("/"), !ControlCharacters.contains(name) else {
-            throw ModelImportError.unsupported(path: source.path, reason: "'\(name)' is not a usable model name (no '/', no control characters)")
+            throw ModelImportError.unsupported(path: source.path, reason: "'\(name)' is not a usable model name (no '/', no control characters)"
+                + (given == nil ? ": it is the folder's; give one with --name NAME" : ""))
         }
         var info = stat()
         if stat(directory.path, &info) == 0 ? info.st_mode & S_IFMT != S_IFDIR : errno == ENOTDIR {

@@ -1,4 +1,3 @@
-import CapforgeCore
 import Foundation
 
 /// Text for a terminal. A literal is the program's own: its line breaks and tabs lay the text
@@ -100,7 +99,3 @@ public struct Terminal: Sendable {
         handle.write(Data((ControlCharacters.jsonEscaped(text) + "\n").utf8))
     }
 }
-
-/// Swift's `print` writes its text raw: Batch writes through `Terminal`.
-@available(*, unavailable, message: "write through Terminal: it escapes what a terminal would act on")
-func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {}
