@@ -35,12 +35,12 @@ public final class CaptionPipeline: Sendable {
     public func currentResult(_ input: BatchInput) -> FileResult? {
         guard let identity = try? InputIdentity(of: input.url) else { return nil }
         let manifest = Manifest(stateFolder: layout.stateFolder(for: input))
-        var given: GivenTranscript?
+        var transcript: String?
         if let choice = settings.transcript {
             // One that cannot be read now fails the file when it is done again, and says why.
-            do { given = try GivenTranscript.read(choice, for: input) } catch { return nil }
+            do { transcript = try GivenTranscript.digest(choice, for: input) } catch { return nil }
         }
-        guard manifest.isCurrent(input.relativePath, identity: identity, settingsKey: key(for: given)) else { return nil }
+        guard manifest.isCurrent(input.relativePath, identity: identity, settingsKey: key(forTranscript: transcript)) else { return nil }
         return manifest.entry(for: input.relativePath)?.result
     }
 
@@ -80,13 +80,13 @@ public final class CaptionPipeline: Sendable {
         var identity: InputIdentity?
         var key = settingsKey
         do {
-            let given = try transcript(for: input, warnings: &result.warnings)
-            key = self.key(for: given)
             emit(.stage(input: input, stage: .probe, fraction: 0))
             let probe = try known ?? MediaProbe(path: input.url.path)
+            result.duration = probe.duration
+            let given = try transcript(for: input, seconds: probe.duration, warnings: &result.warnings)
+            key = self.key(forTranscript: given?.digest)
             let fileIdentity = try InputIdentity(of: input.url)
             identity = fileIdentity
-            result.duration = probe.duration
 
             emit(.stage(input: input, stage: .extract, fraction: 0))
             let language = knownLanguage(probe)
@@ -154,20 +154,21 @@ public final class CaptionPipeline: Sendable {
     }
 
     /// The transcript the input's captions are made from, when one is asked for; nil (said)
-    /// when `--transcript-beside` finds none.
-    private func transcript(for input: BatchInput, warnings: inout [String]) throws -> GivenTranscript? {
+    /// when `--transcript-beside` finds none. What its reading left out is said too.
+    private func transcript(for input: BatchInput, seconds: Double?, warnings: inout [String]) throws -> GivenTranscript? {
         guard let choice = settings.transcript else { return nil }
-        let given = try GivenTranscript.read(choice, for: input)
-        if given == nil {
+        guard let given = try GivenTranscript.read(choice, for: input, seconds: seconds) else {
             warnings.append("no \(GivenTranscript.location(choice, for: input).lastPathComponent) beside it: the captions hold what was heard")
+            return nil
         }
+        warnings += given.text.notes
         return given
     }
 
-    /// The manifest's key for a file: the settings', and the given transcript's digest when
+    /// The manifest's key for a file: the settings', and the digest of the given transcript when
     /// transcripts are asked for ("none" where `--transcript-beside` found none).
-    func key(for given: GivenTranscript?) -> String {
-        settings.transcript == nil ? settingsKey : "\(settingsKey)-transcript-\(given?.digest ?? "none")"
+    func key(forTranscript digest: String?) -> String {
+        settings.transcript == nil ? settingsKey : "\(settingsKey)-transcript-\(digest ?? "none")"
     }
 
     /// Each pass heard (resuming from its journal) and its captions written, from `given`'s
@@ -243,7 +244,7 @@ public final class CaptionPipeline: Sendable {
         // Where speech starts and ends, not the recogniser's context-padded regions.
         let speech = try transcription.speechForTiming(audio).map { TimeSpan(start: $0.start, end: $0.end) }
         let transcript = try given.align(to: heard, speech: speech)
-        result.warnings += transcript.alignment!.warnings(tier: transcript.tier)
+        result.warnings += transcript.alignment!.warnings(tier: transcript.tier, spokenWords: given.spokenWords)
         marks += transcript.alignment!.marks
         return transcript
     }

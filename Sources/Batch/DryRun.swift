@@ -80,8 +80,9 @@ public enum DryRun {
             // A file that would be skipped costs nothing; its estimate is shown all the same.
             if !skipped { total += estimate }
             let current = skipped ? "  (current: would be skipped)" : pipeline.currentResult(input) != nil ? "  (current, redone: --force)" : ""
-            lines.append("\(Format.terminalSafe(input.relativePath)): \(probe.duration.map(ClockTime.seconds) ?? "?"), language \(language), tier \(tier), about \(Format.seconds(estimate))\(current)")
-            if let choice = pipeline.settings.transcript { lines.append("  " + transcriptLine(choice, for: input)) }
+            // Names (the file's, a model's) shown escaped: the line stays one line.
+            lines.append(Format.terminalSafe("\(input.relativePath): \(probe.duration.map(ClockTime.seconds) ?? "?"), language \(language), tier \(tier), about \(Format.seconds(estimate))\(current)"))
+            if let choice = pipeline.settings.transcript { lines.append("  " + transcriptLine(choice, for: input, seconds: probe.duration)) }
             if probe.durationClaim.isContradicted { lines.append("  warning: \(probe.durationClaim); the estimate is a guess from what the file holds, until its audio is decoded") }
         }
         let basis = anyMeasured ? "from this machine's history"
@@ -92,10 +93,10 @@ public enum DryRun {
     }
 
     /// Which transcript a file's captions will hold, or why none.
-    static func transcriptLine(_ choice: TranscriptChoice, for input: BatchInput) -> String {
+    static func transcriptLine(_ choice: TranscriptChoice, for input: BatchInput, seconds: Double?) -> String {
         let name = Format.terminalSafe(GivenTranscript.location(choice, for: input).path)
         do {
-            guard let given = try GivenTranscript.read(choice, for: input) else { return "no \(name): captioned from what is heard" }
+            guard let given = try GivenTranscript.read(choice, for: input, seconds: seconds) else { return "no \(name): captioned from what is heard" }
             return "transcript \(name): its \(given.text.words.count) words, timed from the audio"
         } catch {
             return "transcript \(name) cannot be used, so the file will fail: \(Format.terminalSafe("\(error)"))"

@@ -9,6 +9,16 @@ public enum TranscriptChoice: Codable, Sendable, Equatable {
     case beside
 }
 
+extension TranscriptChoice {
+    /// `--transcript FILE`, its first words read now: a missing or unreadable one stops the run
+    /// before it starts (its length is judged against the recording's once it is probed).
+    public static func file(checking path: String) throws -> TranscriptChoice {
+        let data = try UserFile.read(URL(fileURLWithPath: path), what: "transcript", limit: WrittenTranscript.maxBytes)
+        _ = try WrittenTranscript.read(data, path: path, wordLimit: GivenTranscript.mostWordsAlways)
+        return .file(URL(fileURLWithPath: path).standardizedFileURL.path)
+    }
+}
+
 /// An input's transcript, read, and its digest (the manifest redoes the file when it changes).
 struct GivenTranscript {
     let url: URL
@@ -18,6 +28,18 @@ struct GivenTranscript {
     /// Fewer of the transcript's words than this matched means it is not this recording's
     /// (or not in the language heard): failing says so better than captions of guesses.
     static let leastMatchedShare = 0.05
+    /// Words a second past which no recording holds a transcript (twice the fastest speech):
+    /// one with more is refused after reading that many, however large it is.
+    static let mostWordsPerSecond = 10.0
+    /// A recording of any length may have a transcript of this many words.
+    static let mostWordsAlways = 100
+
+    /// The most words a transcript of a recording `seconds` long may hold; any number when its
+    /// length is not known.
+    static func wordLimit(seconds: Double?) -> Int {
+        guard let seconds, seconds.isFinite, seconds > 0, seconds < 1e9 else { return .max }
+        return max(mostWordsAlways, Int(seconds * mostWordsPerSecond))
+    }
 
     /// The file `choice` names for `input`.
     static func location(_ choice: TranscriptChoice, for input: BatchInput) -> URL {
@@ -28,33 +50,61 @@ struct GivenTranscript {
     }
 
     /// nil when `--transcript-beside` finds none beside the input (it is then recognised).
-    static func read(_ choice: TranscriptChoice, for input: BatchInput) throws -> GivenTranscript? {
+    /// `seconds`: the recording's length; a transcript with more words than it can hold is
+    /// refused once that many are read.
+    static func read(_ choice: TranscriptChoice, for input: BatchInput, seconds: Double?) throws -> GivenTranscript? {
+        guard let data = try bytes(choice, for: input) else { return nil }
+        let url = location(choice, for: input)
+        let limit = wordLimit(seconds: seconds)
+        let text = try WrittenTranscript.read(data, path: url.path, wordLimit: limit)
+        if !text.isWhole, let seconds { throw GivenTranscriptError.tooManyWords(path: url.path, limit: limit, seconds: seconds) }
+        return GivenTranscript(url: url, text: text, digest: SHA256.hex(of: data))
+    }
+
+    /// The digest of the transcript's bytes, which the manifest keys a file's outputs by; nil
+    /// when `--transcript-beside` finds none.
+    static func digest(_ choice: TranscriptChoice, for input: BatchInput) throws -> String? {
+        try bytes(choice, for: input).map(SHA256.hex(of:))
+    }
+
+    private static func bytes(_ choice: TranscriptChoice, for input: BatchInput) throws -> Data? {
         let url = location(choice, for: input)
         var info = stat()
         if choice == .beside, lstat(url.path, &info) != 0, errno == ENOENT { return nil }
-        let data = try UserFile.read(url, what: "transcript", limit: WrittenTranscript.maxBytes)
-        return GivenTranscript(url: url, text: try WrittenTranscript.read(data, path: url.path), digest: SHA256.hex(of: data))
+        return try UserFile.read(url, what: "transcript", limit: WrittenTranscript.maxBytes)
     }
 
-    /// The transcript's words timed from what was heard; throws when almost none of them were.
+    /// The transcript's words timed from what was heard; throws when almost none of its spoken
+    /// words (descriptions aside) were heard: for a short transcript, when the recogniser heard
+    /// enough words to tell (a transcript of descriptions only is judged by nothing: what was
+    /// heard is named as not in it).
     func align(to heard: Transcript, speech: [TimeSpan]) throws -> Transcript {
         let aligned = TranscriptAligner.align(text, source: url.lastPathComponent, to: heard, speech: speech)
         let alignment = aligned.alignment!
-        if alignment.words >= 20, Double(alignment.matched) < Self.leastMatchedShare * Double(alignment.words) {
+        let judged = spokenWords >= 20 || heard.words.count >= TranscriptAligner.differentTextWords
+        if judged, Double(alignment.matched) < Self.leastMatchedShare * Double(spokenWords) {
             throw GivenTranscriptError.doesNotMatch(path: url.path, matched: alignment.matched, words: alignment.words, language: heard.language)
         }
         return aligned
     }
+
+    /// The transcript's words but its descriptions of sounds and speakers.
+    var spokenWords: Int { text.words.filter { !$0.isDescription }.count }
 }
 
 enum GivenTranscriptError: Error, CustomStringConvertible {
     case doesNotMatch(path: String, matched: Int, words: Int, language: Language)
+    case tooManyWords(path: String, limit: Int, seconds: Double)
 
     var description: String {
         switch self {
         case .doesNotMatch(let path, let matched, let words, let language):
             return "transcript \(path) does not match the speech: \(matched) of its \(words) words were heard; "
                 + "is it this recording's, and in \(language.name) (--lang names the spoken language)?"
+        case .tooManyWords(let path, let limit, let seconds):
+            return "transcript \(path) has more than \(limit) words, more than the recording's \(ClockTime.seconds(seconds)) can hold "
+                + "(\(Int(GivenTranscript.mostWordsPerSecond)) words a second, twice the fastest speech): is it this recording's? "
+                + "Give the part that is said in it"
         }
     }
 }
@@ -64,9 +114,10 @@ extension TranscriptAlignment {
     static let namedPassages = 20
 
     /// What the captions leave out or could only estimate, for the terminal, summary and report.
-    func warnings(tier: TranscriptTier) -> [String] {
+    /// `spokenWords`: the transcript's words but its descriptions, which are never heard.
+    func warnings(tier: TranscriptTier, spokenWords: Int) -> [String] {
         var lines: [String] = []
-        let share = words > 0 ? Double(matched) / Double(words) : 1
+        let share = spokenWords > 0 ? Double(matched) / Double(spokenWords) : 1
         if share < 0.5 {
             let who = tier == .modern ? "the recogniser" : "the basic tier (its words are often unlike what was said)"
             lines.append("only \(Int((share * 100).rounded())) % of the transcript's words matched what \(who) heard; "

@@ -2,6 +2,10 @@ import CapforgeCore
 import Foundation
 import Speech
 
+/// Swift's `print` writes its text raw: Batch writes through `Terminal`.
+@available(*, unavailable, message: "write through Terminal: it escapes what a terminal would act on")
+func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {}
+
 /// Renders batch events somewhere: a live TTY display, plain log lines, or JSON lines.
 public protocol BatchReporter: AnyObject {
     func handle(_ event: BatchEvent)
@@ -9,10 +13,10 @@ public protocol BatchReporter: AnyObject {
 
 /// Newline-delimited JSON events for scripts and other tools (`--json`).
 public final class JSONLinesReporter: BatchReporter {
-    private let output: FileHandle
+    private let output: Terminal
 
     public init(output: FileHandle = .standardOutput) {
-        self.output = output
+        self.output = Terminal(output)
     }
 
     public func handle(_ event: BatchEvent) {
@@ -44,7 +48,7 @@ public final class JSONLinesReporter: BatchReporter {
         }
         let clean = object.mapValues { $0 ?? NSNull() }
         guard let data = try? JSONSerialization.data(withJSONObject: clean, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
-        output.write(data + Data([0x0A]))
+        output.json(String(decoding: data, as: UTF8.self))
     }
 
     /// The notes as their Codable form says them ({"fellBack": {"chunks": 1, …}}), for a script to read.
@@ -56,11 +60,11 @@ public final class JSONLinesReporter: BatchReporter {
 
 /// One plain line per event, for logs and pipes (not a TTY).
 public final class PlainReporter: BatchReporter {
-    private let output: FileHandle
+    private let output: Terminal
     private let verbose: Bool
 
     public init(output: FileHandle = .standardError, verbose: Bool = false) {
-        self.output = output
+        self.output = Terminal(output)
         self.verbose = verbose
     }
 
@@ -95,14 +99,14 @@ public final class PlainReporter: BatchReporter {
         case .batchFinished:
             line = nil
         }
-        if let line { output.write(Data((line + "\n").utf8)) }
+        if let line { output.line(TerminalText(lines: line)) }
     }
 }
 
 /// A live display for terminals: one overall bar (files, media minutes, ETA from measured speed)
 /// and one line for the file in progress (stage, percent, tier). Respects NO_COLOR.
 public final class TerminalReporter: BatchReporter {
-    private let output: FileHandle
+    private let output: Terminal
     private let color: Bool
     private var totalFiles = 0
     private var totalSeconds = 0.0
@@ -121,7 +125,7 @@ public final class TerminalReporter: BatchReporter {
     private var resume = ResumeNote()
 
     public init(output: FileHandle = .standardError, color: Bool) {
-        self.output = output
+        self.output = Terminal(output)
         self.color = color
     }
 
@@ -161,13 +165,11 @@ public final class TerminalReporter: BatchReporter {
             if finishedCurrent { currentDuration = 0 }
             if finishedCurrent, let note = resume.noteAtEnd() { say("  \(Format.terminalSafe(current)): \(note)") }
             clear()
-            let mark: String
             switch result.status {
-            case .done: mark = paint("✔", 32) + " \(Format.terminalSafe(result.relativePath))  \(result.tierLabel), \(result.cues ?? 0) cues"
-            case .skipped: mark = paint("↷", 90) + " \(Format.terminalSafe(result.relativePath))  skipped (current)"
-            case .failed: mark = paint("✘", 31) + " \(Format.terminalSafe(result.relativePath))  \(Format.terminalSafe(result.error ?? ""))"
+            case .done: mark("✔", .green, "\(result.relativePath)  \(result.tierLabel), \(result.cues ?? 0) cues")
+            case .skipped: mark("↷", .grey, "\(result.relativePath)  skipped (current)")
+            case .failed: mark("✘", .red, "\(result.relativePath)  \(result.error ?? "")")
             }
-            output.write(Data((mark + "\n").utf8))
             if finishedCurrent { current = "" }
         case .batchFinished:
             clear()
@@ -187,24 +189,28 @@ public final class TerminalReporter: BatchReporter {
         var lines = ["[" + String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled) + "] "
             + "\(doneFiles)/\(totalFiles) files, \(ClockTime.seconds(done))/\(ClockTime.seconds(totalSeconds))\(eta)"]
         if !current.isEmpty { lines.append("  \(Format.terminalSafe(current)): \(stage) \(Int(fraction * 100))% \(tier)") }
-        output.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        output.line(TerminalText(lines: lines.joined(separator: "\n")))
         linesDrawn = lines.count
     }
 
     /// A line of its own above the live display.
     private func say(_ line: String) {
         clear()
-        output.write(Data((line + "\n").utf8))
+        output.line(TerminalText(lines: line))
     }
 
     private func clear() {
-        guard linesDrawn > 0 else { return }
-        output.write(Data(String(repeating: "\u{1B}[1A\u{1B}[2K", count: linesDrawn).utf8))
+        for _ in 0..<linesDrawn { output.write(.control(.clearLineAbove)) }
         linesDrawn = 0
     }
 
-    private func paint(_ text: String, _ code: Int) -> String {
-        color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    /// A finished file's line: its mark, in colour unless NO_COLOR, then what became of it.
+    private func mark(_ symbol: TerminalText, _ colour: Terminal.Control, _ text: TerminalText) {
+        if color {
+            output.write(.control(colour), .text(symbol), .control(.plain), .text(" \(text)\n"))
+        } else {
+            output.line("\(symbol) \(text)")
+        }
     }
 }
 
@@ -273,19 +279,9 @@ public enum Format {
     }
 
     /// Text from file names made harmless for a terminal: control characters (an ESC sequence
-    /// in a name could rewrite the screen) and bidirectional overrides (which reorder what
-    /// follows) are shown as `\u{…}` escapes.
+    /// in a name could rewrite the screen), line breaks included, and bidirectional overrides
+    /// (which reorder what follows) are shown as `\u{…}` escapes.
     public static func terminalSafe(_ text: String) -> String {
-        var safe = ""
-        for scalar in text.unicodeScalars {
-            if scalar.properties.generalCategory == .control || bidiControls.contains(scalar.value) {
-                safe += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            } else {
-                safe.unicodeScalars.append(scalar)
-            }
-        }
-        return safe
+        ControlCharacters.escaped(text)
     }
-
-    private static let bidiControls: Set<UInt32> = [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
 }

@@ -8,7 +8,7 @@ public enum Summary {
     public static func table(_ results: [FileResult], interrupted: Bool, seconds: Double, unfinished: [String] = []) -> String {
         let header = ["file", "duration", "lang", "tier", "model", "words", "low conf.", "cues", "rule breaks", "time", "status"]
         let rows = results.map { r -> [String] in
-            [Format.shortened(Format.terminalSafe(r.relativePath), to: 60), r.duration.map(ClockTime.seconds) ?? "-", r.languageLabel, r.tierLabel, r.modelLabel,
+            [Format.shortened(Format.terminalSafe(r.relativePath), to: 60), r.duration.map(ClockTime.seconds) ?? "-", r.languageLabel, r.tierLabel, Format.terminalSafe(r.modelLabel),
              r.words.map(String.init) ?? "-", Format.percent(r.lowConfidenceShare), r.cues.map(String.init) ?? "-", r.violations.map(String.init) ?? "-",
              r.status == .skipped ? "-" : Format.seconds(r.seconds),
              r.status == .failed ? "FAILED: \(Format.terminalSafe(r.error ?? ""))" : r.status.rawValue + (r.warnings.isEmpty ? "" : " (\(r.warnings.count) warning(s))")]

@@ -48,17 +48,7 @@ static inline const uint8_t **shim_frame_extended_data_const(const AVFrame *f) {
     return (const uint8_t **)f->extended_data;
 }
 
-// av_log is variadic, which a Swift closure cannot take: with -v each message is formatted into
-// one line here and written to stderr, prefixed. No state: the callback is all there is.
-static inline void shim_log_to_stderr(void *avcl, int level, const char *fmt, va_list vl) {
-    if (level > av_log_get_level()) return;
-    char line[1024];
-    int print_prefix = 1;
-    av_log_format_line2(avcl, level, fmt, vl, line, sizeof(line), &print_prefix);
-    fprintf(stderr, "ffmpeg: %s", line);
-}
-static inline void shim_log_to_stderr_enable(int enabled) {
-    av_log_set_callback(enabled ? shim_log_to_stderr : av_log_default_callback);
-}
+// FFmpeg's own logger, back: Swift cannot name it as the callback type it is.
+static inline void shim_log_default(void) { av_log_set_callback(av_log_default_callback); }
 
 #endif

@@ -136,10 +136,13 @@ public struct ASSEventText: Equatable, Sendable {
 
     /// Text made safe for an event: braces would open an override block and a backslash starts a
     /// command (`\N`, `\h`), and ASS has no escape every renderer knows. Braces become their
-    /// fullwidth forms and a word joiner after a backslash keeps it literal.
+    /// fullwidth forms and a word joiner after a backslash keeps it literal. A line break (a
+    /// notice text may hold one) would end the event's line, and what follows it would be read
+    /// as a line of the script: it becomes the event's own break, `\N`.
     public static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "{", with: "\u{FF5B}")
             .replacingOccurrences(of: "}", with: "\u{FF5D}")
             .replacingOccurrences(of: "\\", with: "\\\u{2060}")
+            .split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(separator: "\\N")
     }
 }

@@ -26,17 +26,19 @@ public struct LintReport: Sendable {
     public var violationCount: Int { violationCounts.values.reduce(0, +) }
     public var passed: Bool { violationCount == 0 }
 
-    /// One line per violation with cue number and time, then a count by rule.
+    /// One line per violation with cue number and time, then a count by rule. Names and
+    /// messages (which quote the file's text) are shown with their control characters escaped:
+    /// each stays on its line.
     public var formatted: String {
-        let header = "\(file.path): \(cueCount) cues, \(format.rawValue.uppercased()) (\(encoding.rawValue)), profile \(profile.name) at \(framesPerSecond.formatted()) fps"
-            + (video.map { " (video \($0.name)" + ($0.duration.map { ", \(Timecode.milliseconds(Int(($0 * 1000).rounded()), mark: ","))" } ?? "") + ")" }
+        let header = "\(ControlCharacters.escaped(file.path)): \(cueCount) cues, \(format.rawValue.uppercased()) (\(encoding.rawValue)), profile \(profile.name) at \(framesPerSecond.formatted()) fps"
+            + (video.map { " (video \(ControlCharacters.escaped($0.name))" + ($0.duration.map { ", \(Timecode.milliseconds(Int(($0 * 1000).rounded()), mark: ","))" } ?? "") + ")" }
                 ?? " (no video given or found beside it)")
         var lines = [header]
         lines += video?.frameRateWarning.map { ["  warning: \($0)"] } ?? []
         lines += readingWarnings.map { "  warning: \($0)" }
         for violation in violations {
             let time = "\(Timecode.milliseconds(violation.start, mark: ",")) --> \(Timecode.milliseconds(violation.end, mark: ","))"
-            lines.append("  cue \(violation.cue) \(time)  \(violation.rule.rawValue): \(violation.message)")
+            lines.append("  cue \(violation.cue) \(time)  \(violation.rule.rawValue): \(ControlCharacters.escaped(violation.message))")
         }
         if violationCount > violations.count {
             lines.append("  … \(violationCount - violations.count) more violations not listed (the first \(violations.count) are; --list N shows more)")
@@ -47,7 +49,7 @@ public struct LintReport: Sendable {
             let counts = violationCounts.filter { $0.value > 0 }.sorted { $0.key < $1.key }
             lines.append("  \(violationCount) violations (" + counts.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ") + ")")
         }
-        lines += warnings.map { "  warning: cue \($0.cue): \($0.message)" }
+        lines += warnings.map { "  warning: cue \($0.cue): \(ControlCharacters.escaped($0.message))" }
         if warningCount > warnings.count { lines.append("  … \(warningCount - warnings.count) more warnings not listed") }
         return lines.joined(separator: "\n")
     }

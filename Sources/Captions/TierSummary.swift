@@ -2,6 +2,8 @@ import CapforgeCore
 import Foundation
 
 /// Where the words came from, stated the same way in every format that can carry a comment.
+/// Its lines hold names from outside (a model's file or folder name): each is one line, its
+/// control characters escaped, so no name can end a header line and start a cue or an event.
 struct TierSummary {
     static let tierLabel = "Recognition tier: "
     static let translatedLabel = "Translated from "
@@ -19,7 +21,7 @@ struct TierSummary {
             lines.append(line)
         }
         lines.append(String(format: "Basic recognition share: %.1f%% of speech", transcript.basicShare * 100))
-        return lines
+        return lines.map { ControlCharacters.escaped($0) }
     }
 
     var hasBasicSpeech: Bool { transcript.words.contains { $0.tier == .basic } }

@@ -5,7 +5,8 @@ import Foundation
 /// recogniser heard (exactly, in runs of two or more, then nearly spelt alike between those:
 /// a name heard otherwise); a word between matches takes its share of the speech there; a
 /// passage the speech there is too short for was not said, and is left out and reported, as is
-/// what was heard where the transcript has nothing.
+/// what was heard where the transcript has nothing, or nothing but descriptions, or far fewer
+/// words than were heard.
 public enum TranscriptAligner {
     /// Characters a second (spaces included) past which no one speaks: a passage that would need
     /// to be said faster than this where it belongs is not supported by the audio.
@@ -19,8 +20,9 @@ public enum TranscriptAligner {
     static let maxGapCells = 1_000_000
     /// A stretch where the recogniser's words and the transcript's both run this long without a
     /// near match is different text, not a mishearing (modern tier only: the basic tier's words
-    /// are often unlike what was said).
-    static let differentTextWords = 4
+    /// are often unlike what was said); so is one where this many words or more were heard, more
+    /// than twice the transcript's there. Fewer words heard in all tell nothing of a transcript.
+    public static let differentTextWords = 4
     /// A passage the recogniser did not hear with too little speech for it is reported as not
     /// said, and left out, from this many words; a shorter one is kept, its time estimated.
     static let shortestUnheardPassage = 6
@@ -74,7 +76,10 @@ public enum TranscriptAligner {
         /// tokens' time. The matched words' indices, in order.
         mutating func matchWords() -> [Int] {
             let exact = TextMatching.commonSubsequence(w.tokens, h.tokens)
-            for (a, b) in withNearMatches(TextMatching.inRuns(exact).map { exact[$0] }, w, h) {
+            let runs = TextMatching.inRuns(exact).map { exact[$0] }
+            // Near matches are looked for about exact ones: with none, a word spelt like one heard
+            // is met by chance, and would tie an unrelated text to the talk.
+            for (a, b) in runs.isEmpty ? [] : withNearMatches(runs, w, h) {
                 let owner = w.owner[a]
                 matched[owner] = matched[owner].map { $0.lowerBound...b } ?? b...b
             }
@@ -101,10 +106,10 @@ public enum TranscriptAligner {
                 if unheardWords.count >= 2 { notInTranscript.append(passage(of: unheardWords)) }
                 return
             }
-            let differentText = unheardWords.count >= differentTextWords && writtenGap.count >= differentTextWords
-                && unheardWords.allSatisfy { $0.tier == .modern }
             // Sound descriptions are not looked for in the speech: they stay where they are written.
             let spoken = writtenGap.filter { !written.words[$0].isDescription }
+            let differentText = unheardWords.count >= differentTextWords
+                && (writtenGap.count >= differentTextWords && unheardWords.allSatisfy { $0.tier == .modern } || unheardWords.count > 2 * spoken.count)
             // Words heard in the gap are speech there, misheard: the text needs only to be said
             // at twice the fastest speech to fit it, and takes their times when it fits them.
             let needed = spoken.reduce(0.0) { $0 + sayingWeight(written.words[$1].text) } / fastestSpeech / (unheardWords.isEmpty ? 1 : 2)
@@ -115,18 +120,19 @@ public enum TranscriptAligner {
             // A recogniser drops a few words (overlapping voices, a quick aside) more often than
             // a transcript holds a few never said: a short passage is kept, said to be estimated.
             let short = spoken.count < shortestUnheardPassage
+            // Heard words the written ones here do not account for (another text, descriptions
+            // only, or words that do not fit them) were said and are not in the transcript;
+            // descriptions alone then go where nothing was heard.
+            let lacking = unheardWords.count >= 2 && (!fits || spoken.isEmpty)
+            if lacking { notInTranscript.append(passage(of: unheardWords)) }
+            let quiet = lacking && spoken.isEmpty ? TranscriptAligner.quiet(within: window, around: unheardWords) : []
             place(fits || short ? Array(writtenGap) : writtenGap.filter { written.words[$0].isDescription },
-                  over: fits ? available : available.isEmpty ? [window] : available)
+                  over: !quiet.isEmpty ? quiet : available.isEmpty ? [window] : available)
             guard !fits, !spoken.isEmpty else { return }
             let words = spoken.map { written.words[$0] }
             let unheard = TranscriptAlignment.Passage(text: joined(words.map(\.text)), words: words.count, line: words[0].line,
                                                       start: window.start, end: max(window.start, window.end))
-            if short {
-                estimated.append(unheard)
-            } else {
-                notHeard.append(unheard)
-                if unheardWords.count >= 2 { notInTranscript.append(passage(of: unheardWords)) }
-            }
+            if short { estimated.append(unheard) } else { notHeard.append(unheard) }
         }
 
         /// `indices`' words timed in turn over `spans`, by length, each with the tier and engine
@@ -170,9 +176,19 @@ public enum TranscriptAligner {
                                     start: words.first!.start, end: words.last!.end)
     }
 
-    /// Words as running text: spaced, but where either side is written without spaces.
+    /// A passage's text is a pointer into the transcript (its line says where): a long one is
+    /// cut here, its word count whole.
+    static let passageCharacters = 1000
+
+    /// Words as running text: spaced, but where either side is written without spaces; cut
+    /// after `passageCharacters`.
     static func joined(_ texts: [String]) -> String {
-        texts.dropFirst().reduce(texts.first ?? "") { $0 + TextMetrics.separator(between: $0, and: $1) + $1 }
+        var text = ""
+        for piece in texts {
+            if text.count >= passageCharacters { return text + "…" }
+            text += TextMetrics.separator(between: text, and: piece) + piece
+        }
+        return text
     }
 
     static func length(_ spans: [TimeSpan]) -> Double { spans.reduce(0) { $0 + $1.end - $1.start } }
@@ -195,6 +211,20 @@ public enum TranscriptAligner {
         }
         let substantial = joined.filter { $0.end - $0.start >= shortestSpan }
         return substantial.isEmpty ? joined : substantial
+    }
+
+    /// Where nothing was heard within `window`: around and between `words`, but the breaths
+    /// between words (shorter than `shortestSpan`) when there is more.
+    static func quiet(within window: TimeSpan, around words: [Word]) -> [TimeSpan] {
+        var quiet: [TimeSpan] = []
+        var start = window.start
+        for span in spans(within: window, speech: [], words: words) {
+            if span.start > start { quiet.append(TimeSpan(start: start, end: span.start)) }
+            start = max(start, span.end)
+        }
+        if window.end > start { quiet.append(TimeSpan(start: start, end: window.end)) }
+        let pauses = quiet.filter { $0.end - $0.start >= shortestSpan }
+        return pauses.isEmpty ? quiet : pauses
     }
 
     /// Seconds: speech shorter than this between matched words is taken for their edges.
@@ -269,10 +299,13 @@ public enum TranscriptAligner {
 
     static let nearMatchLength = 4
 
-    /// 1 − edit distance / longer length; 0 when either is shorter than `nearMatchLength`.
+    /// 1 − edit distance / longer length; 0 when either is shorter than `nearMatchLength`, or
+    /// when their lengths alone put them too far apart to match (the distance is at least the
+    /// difference: a long token is not compared letter by letter with every short one).
     static func similarity(_ a: String, _ b: String) -> Double {
         let x = Array(a), y = Array(b)
-        guard x.count >= nearMatchLength, y.count >= nearMatchLength else { return 0 }
+        guard x.count >= nearMatchLength, y.count >= nearMatchLength,
+              Double(abs(x.count - y.count)) <= (1 - nearMatch) * Double(max(x.count, y.count)) else { return 0 }
         var row = Array(0...y.count)
         for i in 1...x.count {
             var previous = row[0]

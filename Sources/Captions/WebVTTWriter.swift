@@ -15,9 +15,11 @@ public struct WebVTTWriter: TextSubtitleWriter {
     }
 
     public func render() -> String {
-        // A NOTE may not contain "-->", which no summary line does.
+        // A NOTE ends at a blank line, which no summary line holds, or at a line with "-->",
+        // the start of a cue: one in a name is parted by a word joiner.
         let noCues = cues.isEmpty ? ["No speech was found: this file has no cues"] : []
-        var blocks = ["WEBVTT\n", "NOTE\n" + (TierSummary(transcript: transcript).lines + noCues).joined(separator: "\n") + "\n"]
+        let note = (TierSummary(transcript: transcript).lines + noCues).map { $0.replacingOccurrences(of: "-->", with: "--\u{2060}>") }
+        var blocks = ["WEBVTT\n", "NOTE\n" + note.joined(separator: "\n") + "\n"]
         for cue in cues {
             let timing = "\(Timecode.milliseconds(cue.start, mark: ".")) --> \(Timecode.milliseconds(cue.end, mark: "."))"
             blocks.append(timing + "\n" + (karaoke ? timestamped(cue) : cue.lines.map(escape)).joined(separator: "\n") + "\n")

@@ -36,7 +36,7 @@ public struct WeightTensor: Sendable {
     }
 
     /// The index of the first NaN or infinity, read from the exponent bits.
-    func firstNonFinite() -> Int? {
+    public func firstNonFinite() -> Int? {
         switch storage {
         case .float32(let data):
             return data.withUnsafeBytes { raw in

@@ -58,15 +58,16 @@ let burnCommand = Subcommand(
         let burn = BurnIn(input: video.path, output: output.path, script: script, styleSheet: styleSheet, options: options, outputPolicy: policy)
         report = try burn.run(cancellation: cancellation) { progress in
             guard interactive else { return }
-            FileHandle.standardError.write(Data(String(format: "\r\u{1B}[2Kburning: %3.0f%%  %.0f fps", progress.fraction * 100, progress.framesPerSecond).utf8))
+            Terminal.standardError.write(.control(.clearLine),
+                                         .text("burning: \(String(format: "%3.0f%%  %.0f fps", progress.fraction * 100, progress.framesPerSecond))"))
         }
     } catch is Cancelled {
         printError("capforge burn: interrupted; \(output.path) was not written")
         return Interrupts.exitCode
     }
-    if interactive { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+    if interactive { Terminal.standardError.write(.control(.clearLine)) }
     for warning in report.warnings { printError("capforge burn: warning: \(warning)") }
-    print("\(report.outputPath): \(report.frames) frames, \(report.width)x\(report.height), \(String(format: "%.2f s", report.duration))")
+    printLine("\(report.outputPath): \(report.frames) frames, \(report.width)x\(report.height), \(String(format: "%.2f s", report.duration))")
     return report.isTruncated ? ExitCode.partial : ExitCode.success
 }
 

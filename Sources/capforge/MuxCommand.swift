@@ -57,9 +57,9 @@ let muxCommand = Subcommand(
     }
     // Paths and titles come from file names, which can hold terminal escape sequences.
     for warning in report.warnings { printError("capforge mux: warning: \(Format.terminalSafe(warning.description))") }
-    print("\(Format.terminalSafe(report.outputPath)): \(report.added.count) subtitle track(s) written")
+    printLine("\(Format.terminalSafe(report.outputPath)): \(report.added.count) subtitle track(s) written")
     for track in report.added {
-        print("  subtitles: \(track.codec), \(track.languageTag ?? "no language"), \"\(Format.terminalSafe(track.title))\"")
+        printLine("  subtitles: \(track.codec), \(track.languageTag ?? "no language"), \"\(Format.terminalSafe(track.title))\"")
     }
     return ExitCode.success
 }

@@ -1,3 +1,4 @@
+import CapforgeCore
 import Foundation
 import Media
 import Speech
@@ -10,9 +11,19 @@ enum ExitCode {
     static let partial: Int32 = 3
 }
 
-func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
+/// A line on standard output. Everything the tool prints goes through this and `printError`
+/// (`Terminal`): what a name or a file's text holds is shown escaped, never acted on.
+func printLine(_ text: TerminalText) {
+    Terminal.standardOutput.line(text)
 }
+
+func printError(_ text: TerminalText) {
+    Terminal.standardError.line(text)
+}
+
+/// Swift's `print` writes its text raw: here it is `printLine`, `printError` or `Terminal`.
+@available(*, unavailable, message: "use printLine or printError: they escape what a terminal would act on")
+func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {}
 
 func jsonString<T: Encodable>(_ value: T) throws -> String {
     let encoder = JSONEncoder()

@@ -1,4 +1,6 @@
 import Arguments
+import Batch
+import CapforgeCore
 import Foundation
 import Media
 
@@ -17,13 +19,13 @@ let probeCommand = Subcommand(
         do {
             let probe = try MediaProbe(path: path)
             probes.append(probe)
-            if !args.flag("json") { print(describe(probe)) }
+            if !args.flag("json") { printLine(TerminalText(lines: describe(probe))) }
             if args.flag("shots") {
                 let shots = try ShotChangeDetector.detect(path: path)
                 if args.flag("json") {
-                    print(try jsonString(shots))
+                    Terminal.standardOutput.json(try jsonString(shots))
                 } else {
-                    print("  shot changes (\(shots.changes.count) in \(shots.frames) frames): " + shots.changes.map { String(format: "%.3f", $0) }.joined(separator: ", "))
+                    printLine("  shot changes (\(shots.changes.count) in \(shots.frames) frames): \(shots.changes.map { String(format: "%.3f", $0) }.joined(separator: ", "))")
                 }
             }
         } catch {
@@ -32,13 +34,13 @@ let probeCommand = Subcommand(
         }
     }
     if args.flag("json") {
-        print(try probes.count == 1 && args.positionals.count == 1 ? jsonString(probes[0]) : jsonString(probes))
+        Terminal.standardOutput.json(try probes.count == 1 && args.positionals.count == 1 ? jsonString(probes[0]) : jsonString(probes))
     }
     return failed ? ExitCode.failure : ExitCode.success
 }
 
 private func describe(_ probe: MediaProbe) -> String {
-    var lines = ["\(probe.path)"]
+    var lines = [probe.path]
     let duration = probe.duration.map { String(format: "%.3f s", $0) } ?? "unknown"
     lines.append("  container: \(probe.container), duration: \(duration), start offset: \(String(format: "%.3f s", probe.startTime))")
     if probe.durationClaim.isContradicted { lines.append("  warning: \(probe.durationClaim)") }
@@ -62,5 +64,6 @@ private func describe(_ probe: MediaProbe) -> String {
         if s.isForced { parts.append("forced") }
         lines.append("  subtitles #\(s.index): " + parts.joined(separator: ", "))
     }
-    return lines.joined(separator: "\n")
+    // The path, titles and tags are the file's: each line shown escaped whole.
+    return lines.map(Format.terminalSafe).joined(separator: "\n")
 }

@@ -47,13 +47,13 @@ let syncCommand = Subcommand(
     let result = report.result
     if args.flag("json") {
         let data = try JSONSerialization.data(withJSONObject: syncObject(report), options: [.sortedKeys])
-        print(String(decoding: data, as: UTF8.self))
+        Terminal.standardOutput.json(String(decoding: data, as: UTF8.self))
     } else {
         for warning in report.warnings { printError("capforge sync: warning: \(Format.terminalSafe(warning))") }
         let heard = report.language.map { ", speech in \($0.name)" } ?? ""
         let basis = (result.evidence == .words ? "\(result.matched) of \(report.cues) cues matched by their words" : "by where speech is") + heard
-        print("\(Format.terminalSafe(report.output.path)): \(report.cues - report.unplacedCues.count) of \(report.cues) cues re-timed (\(basis))")
-        print("  map: \(result.map.description)")
+        printLine("\(Format.terminalSafe(report.output.path)): \(report.cues - report.unplacedCues.count) of \(report.cues) cues re-timed (\(basis))")
+        printLine("  map: \(result.map.description)")
     }
     return ExitCode.success
 }
@@ -68,9 +68,9 @@ func runFolderSync(_ args: ParsedArguments, inputs: [BatchInput], problems: [Sca
     let lonely = pairs.filter(\.subtitles.isEmpty).map(\.input.relativePath)
     if args.flag("dry-run") {
         for pair in pairs where !pair.subtitles.isEmpty {
-            print("\(Format.terminalSafe(pair.input.relativePath)): \(pair.subtitles.map { Format.terminalSafe($0.lastPathComponent) }.joined(separator: ", "))")
+            printLine("\(Format.terminalSafe(pair.input.relativePath)): \(pair.subtitles.map { Format.terminalSafe($0.lastPathComponent) }.joined(separator: ", "))")
         }
-        if !lonely.isEmpty { print("warning: \(lonely.count) file(s) have no subtitle files named after them beside them") }
+        if !lonely.isEmpty { printLine("warning: \(lonely.count) file(s) have no subtitle files named after them beside them") }
         return problems.isEmpty ? ExitCode.success : ExitCode.failure
     }
     // The review page may take the place of no input, subtitle file or re-timed copy.
@@ -94,7 +94,7 @@ func runFolderSync(_ args: ParsedArguments, inputs: [BatchInput], problems: [Sca
             pairs, language: asked, force: args.flag("force"), overwrite: args.flag("overwrite"), cancellation: cancellation,
             progress: { input, stage in if !json && !quiet { printError("capforge: \(Format.terminalSafe(input.relativePath)): \(stage)") } },
             finished: { outcome in
-                if json { print(syncJSON(outcome)) } else if !quiet || outcome.status == .failed { print(syncLine(outcome)) }
+                if json { Terminal.standardOutput.json(syncJSON(outcome)) } else if !quiet || outcome.status == .failed { printLine(TerminalText(lines: syncLine(outcome))) }
             })
     } catch is Cancelled {
         printError("capforge: interrupted; the files re-timed so far are written, the one in progress is not")
@@ -103,11 +103,10 @@ func runFolderSync(_ args: ParsedArguments, inputs: [BatchInput], problems: [Sca
     for problem in problems { printError("capforge: \(Format.terminalSafe(problem.description))") }
     if !json {
         let count = { (status: SyncBatch.Outcome.Status) in outcomes.filter { $0.status == status }.count }
-        print("\n\(count(.done)) subtitle file(s) re-timed, \(count(.skipped)) skipped (current), \(count(.failed)) failed, "
-            + "for \(pairs.count - lonely.count) of \(pairs.count) file(s)")
+        printLine("\n\(count(.done)) subtitle file(s) re-timed, \(count(.skipped)) skipped (current), \(count(.failed)) failed, for \(pairs.count - lonely.count) of \(pairs.count) file(s)")
         if !lonely.isEmpty {
             let named = lonely.prefix(10).map(Format.terminalSafe).joined(separator: ", ") + (lonely.count > 10 ? ", …" : "")
-            print("warning: \(lonely.count) file(s) have no subtitle files named after them beside them (NAME.srt, NAME.LANG.srt, .vtt, .ass): \(named)")
+            printLine("warning: \(lonely.count) file(s) have no subtitle files named after them beside them (NAME.srt, NAME.LANG.srt, .vtt, .ass): \(named)")
         }
     }
     if let report, let reportPolicy {

@@ -1,5 +1,6 @@
 import Arguments
 import Batch
+import CapforgeCore
 import Foundation
 import Media
 
@@ -58,18 +59,18 @@ func manPage() -> String {
 func runMain() -> Int32 {
     var arguments = Array(CommandLine.arguments.dropFirst())
     guard let first = arguments.first else {
-        printError(topLevelHelp())
+        printError(TerminalText(lines: topLevelHelp()))
         return ExitCode.usage
     }
     switch first {
     case "--help", "-h", "help":
-        print(topLevelHelp())
+        printLine(TerminalText(lines: topLevelHelp()))
         return ExitCode.success
     case "--version", "-V":
-        print(CapforgeVersion.report())
+        printLine(TerminalText(lines: CapforgeVersion.report()))
         return ExitCode.success
     case "--man":
-        print(manPage())
+        printLine(TerminalText(lines: manPage()))
         return ExitCode.success
     default:
         break
@@ -78,23 +79,24 @@ func runMain() -> Int32 {
     if ["caption", "export"].contains(first) { SpinLimit.ensure() }
     guard let subcommand = subcommands.first(where: { $0.spec.name == first }) else {
         let error = UsageError.unknownCommand(first, suggestion: closest(to: first, among: subcommands.map(\.spec.name)))
-        printError("capforge: \(Format.terminalSafe("\(error)"))\nRun 'capforge --help' for the list of commands.")
+        printError("capforge: \(error)\nRun 'capforge --help' for the list of commands.")
         return ExitCode.usage
     }
     do {
         let parsed = try parse(arguments, for: subcommand.spec)
         if parsed.wantsHelp {
-            print(subcommand.spec.helpText(program: "capforge"))
+            printLine(TerminalText(lines: subcommand.spec.helpText(program: "capforge")))
             return ExitCode.success
         }
         LibraryLogging.configure(verbose: parsed.flag("verbose"))
         return try subcommand.run(parsed)
     } catch let error as UsageError {
-        // Errors quote what was typed or named, and a name can hold terminal escape sequences.
-        printError("capforge \(first): \(Format.terminalSafe("\(error)"))\nRun 'capforge \(first) --help' for usage.")
+        // Errors quote what was typed or named, and a name can hold terminal escape sequences:
+        // printError escapes them.
+        printError("capforge \(first): \(error)\nRun 'capforge \(first) --help' for usage.")
         return ExitCode.usage
     } catch {
-        printError("capforge \(first): \(Format.terminalSafe("\(error)"))")
+        printError("capforge \(first): \(error)")
         return ExitCode.failure
     }
 }

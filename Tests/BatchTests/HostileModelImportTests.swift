@@ -152,6 +152,10 @@ import Testing
         Case("vocabulary with more tokens than embeddings", file: "vocabulary.txt", "among its first 51864 lines") { folder in
             try (String(repeating: "a\n", count: 60_000) + "<|endoftext|>\n").write(to: folder.appendingPathComponent("vocabulary.txt"), atomically: true, encoding: .utf8)
         },
+        // A vocabulary cut short imported as it was would decode to gibberish.
+        Case("vocabulary cut to 100 tokens", file: "vocabulary.txt", "its <|endoftext|> is on line 101, where an English-only model (51864 token embeddings) has it on line 50257") { folder in
+            try (String(repeating: "a\n", count: 100) + "<|endoftext|>\n").write(to: folder.appendingPathComponent("vocabulary.txt"), atomically: true, encoding: .utf8)
+        },
     ]
 
     @Test(arguments: cases) func craftedFolderIsRefused(_ hostile: Case) throws {
@@ -312,10 +316,18 @@ import Testing
         try FileManager.default.moveItem(at: plain, to: folder)
         let escaped = #"evil\u{1B}]0;owned\u{7}\u{1B}[2J\u{202E}"#
 
-        let imported = try run(["models", "import", folder.path], store: store)
-        #expect(imported.status == 0 && imported.stdout.contains("imported \(escaped): "), "\(imported.output)")
+        // The folder's name would be the model's, which goes into every caption file's header:
+        // refused, shown escaped, and a name of one's own imports it.
+        let refused = try run(["models", "import", folder.path], store: store)
+        #expect(refused.status == 1 && refused.stderr.contains("'\(escaped)' is not a usable model name") && refused.stderr.contains("--name"),
+                "\(refused.output)")
+        let imported = try run(["models", "import", folder.path, "--name", "plain"], store: store)
+        #expect(imported.status == 0 && imported.stdout.contains("imported plain: "), "\(imported.output)")
         let listed = try run(["models", "list"], store: store)
-        #expect(listed.stdout.contains("  whisper  \(escaped)  ggml-\(escaped).bin"), "\(listed.stdout)")
+        #expect(listed.stdout.contains("  whisper  plain  ggml-plain.bin"), "\(listed.stdout)")
+        try FileManager.default.copyItem(at: store.appendingPathComponent("ggml-plain.bin"), to: store.appendingPathComponent("ggml-\(folder.lastPathComponent).bin"))
+        let copied = try run(["models", "list"], store: store)
+        #expect(copied.stdout.contains("  whisper  \(escaped)  ggml-\(escaped).bin  BROKEN"), "\(copied.stdout)")
         // A broken model is listed under its file's name too.
         var broken = Data([0x6C, 0x6D, 0x67, 0x67])
         broken.append(contentsOf: [UInt32(51864), 1500, 384, 6, 4, 448, 384, 6, 4, 80, 1, 80, 201].flatMap { withUnsafeBytes(of: $0.littleEndian, Array.init) })
@@ -323,7 +335,7 @@ import Testing
         let brokenListed = try run(["models", "list"], store: store)
         #expect(brokenListed.stdout.contains(#"  whisper  bad\u{1B}[5m  ggml-bad\u{1B}[5m.bin  BROKEN"#), "\(brokenListed.stdout)")
 
-        let missing = try run(["models", "import", root.appendingPathComponent("gone\u{1B}[31m").path], store: store)
+        let missing = try run(["models", "import", root.appendingPathComponent("gone\u{1B}[31m").path, "--name", "gone"], store: store)
         #expect(missing.status == 1 && missing.stderr.contains(#"gone\u{1B}[31m/model.bin is missing"#), "\(missing.stderr)")
         let badType = try run(["models", "import", folder.path, "--type", "q4\u{1B}[31m"], store: store)
         #expect(badType.status == 2 && badType.stderr.contains(#"q4\u{1B}[31m"#), "\(badType.stderr)")
@@ -439,8 +451,9 @@ struct CT2Folder {
         let folder = root.appendingPathComponent("model"), store = root.appendingPathComponent("store")
         for url in [folder, store] { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
         try binary().write(to: folder.appendingPathComponent("model.bin"))
-        // Byte-level BPE tokens: printable ASCII stands for itself.
-        let tokens = (0x21...0x7E).map { String(UnicodeScalar(UInt8($0))) } + ["<|endoftext|>", "<|startoftranscript|>"]
+        // Byte-level BPE tokens (printable ASCII stands for itself), as many as an English-only
+        // model has before <|endoftext|>.
+        let tokens = (0..<50_256).map { String(UnicodeScalar(UInt8(0x21 + $0 % 94))) } + ["<|endoftext|>", "<|startoftranscript|>"]
         try (tokens.joined(separator: "\n") + "\n").write(to: folder.appendingPathComponent("vocabulary.txt"), atomically: true, encoding: .utf8)
         try #"{"alignment_heads": [[1, 0]], "lang_ids": [], "suppress_ids": [1]}"#.write(
             to: folder.appendingPathComponent("config.json"), atomically: true, encoding: .utf8)

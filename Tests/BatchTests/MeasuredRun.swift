@@ -13,6 +13,9 @@ struct MeasuredRun {
     var signal: Int32?
     var stdout: String
     var stderr: String
+    /// Both streams as written, for what a terminal would get: bytes that are not UTF-8 (a raw
+    /// C1 byte) are lost in the decoded text.
+    var bytes: Data
     var peakMegabytes: Double
     var seconds: Double
 
@@ -63,13 +66,15 @@ struct MeasuredRun {
             status: exitedNormally ? (status >> 8) & 0xFF : -1, signal: exitedNormally ? nil : status & 0x7F,
             stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
+            bytes: ((try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data()) + ((try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data()),
             peakMegabytes: Double(peakKilobytes) / 1024, seconds: Date().timeIntervalSince(started))
     }
 
     /// A run with the checks every hostile suite makes: it ends by itself (no signal but the one
-    /// sent), prints no raw Foundation error and no control character but line breaks and tabs
-    /// (a name's escape sequence must not reach the terminal), and stays under `cap` MB. Its exit,
-    /// peak and time are printed under `label`.
+    /// sent), prints no raw Foundation error, only UTF-8, and no control character but line
+    /// breaks and tabs, nor a bidirectional control (a name's escape sequence or direction
+    /// override must not reach the terminal), and stays under `cap` MB. Its exit, peak and time
+    /// are printed under `label`.
     static func checked(_ arguments: [String], label: String, environment: [String: String], cap: Double? = nil,
                         signal sendSignal: Int32? = nil, when ready: () -> Bool = { true }) throws -> MeasuredRun {
         let result = try run(arguments, environment: environment, signal: sendSignal, when: ready)
@@ -78,10 +83,22 @@ struct MeasuredRun {
                      cap.map { String(format: " (cap %.0f)", $0) } ?? "", result.seconds, command))
         #expect(result.signal == nil || result.signal == sendSignal, "capforge \(command) died of signal \(result.signal ?? 0)")
         #expect(!result.output.contains("NSCocoaErrorDomain") && !result.output.contains("Error Domain="), "a raw Foundation error: \(result.stderr)")
-        #expect(!result.output.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t" },
-                "a control character printed raw: \(result.output.debugDescription)")
+        let printed = String(validating: result.bytes, as: UTF8.self)
+        #expect(printed != nil, "bytes that are not UTF-8 printed: \(result.output.debugDescription)")
+        #expect(!(printed ?? "").unicodeScalars.contains(where: Self.actsOnATerminal), "a control character printed raw: \(result.output.debugDescription)")
         if let cap { #expect(result.peakMegabytes < cap, "capforge \(command): peak \(result.peakMegabytes) MB") }
         return result
+    }
+
+    /// What a terminal acts on instead of showing, in text a program prints: C0 and C1 controls
+    /// and DEL but its own line breaks and tabs, line and paragraph separators, bidirectional
+    /// controls.
+    static func actsOnATerminal(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control: return scalar != "\n" && scalar != "\t"
+        case .lineSeparator, .paragraphSeparator: return true
+        default: return [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069].contains(scalar.value)
+        }
     }
 
     /// The command line as the log shows it: long paths cut to their ends, at most eight

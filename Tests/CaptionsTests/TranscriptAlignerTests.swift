@@ -136,4 +136,50 @@ import Testing
         #expect(TranscriptAligner.similarity("a", "a") == 0 && TranscriptAligner.similarity("of", "of") == 0)
         #expect(TranscriptAligner.similarity("list", "least") < TranscriptAligner.nearMatch)
     }
+
+    /// Markup from a subtitle file is not words (libass obeys `{\\an8}` in SRT): it is left out,
+    /// and said; a brace or bracket that opens no markup stays.
+    @Test func subtitleMarkupIsLeftOutOfTheWordsAndSaid() {
+        let written = WrittenTranscript(text: "{\\an8}{\\fs120}Hello <i>there</i>,\n<font color=\"red\">dear</font> <v Anna>friend<00:01.500> {sighs} a<b and 3 < 4")
+        #expect(written.words.map(\.text) == ["Hello", "there,", "dear", "friend", "{sighs}", "a<b", "and", "3", "<", "4"])
+        #expect(written.words.map(\.line) == [1, 1, 2, 2, 2, 2, 2, 2, 2, 2])
+        #expect(written.notes == ["transcript line 1: formatting markup {\\an8} left out (8 pieces of markup in all: override blocks {\\…}, tags <…>): "
+            + "the captions show the transcript's words, in the caption style"])
+        #expect(WrittenTranscript(text: "plain words").notes.isEmpty)
+    }
+
+    /// A huge text costs its first words only; a run without spaces is cut into words.
+    @Test func readingStopsPastTheWordLimitAndCutsRunsWithoutSpaces() {
+        let text = String(repeating: "word ", count: 2_000_000)
+        let started = Date()
+        let first = WrittenTranscript(text: text, wordLimit: 100)
+        #expect(first.words.count == 100 && !first.isWhole)
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(WrittenTranscript(text: "a b c", wordLimit: 3).isWhole)
+        let run = WrittenTranscript(text: String(repeating: "x", count: 600) + " end")
+        #expect(run.words.map(\.text.count) == [256, 256, 88, 3])
+        #expect(run.notes == ["transcript line 1: more than 256 characters without a space, cut into words of at most 256"])
+    }
+
+    /// Heard words a transcript does not account for are named whatever its length: a
+    /// transcript of descriptions only, or one far shorter than what was heard between matches.
+    @Test func heardSpeechTheTranscriptLacksIsNamedWhateverItsLength() {
+        let words = Self.heard("and mister john dashwood had then leisure to consider how much there might be")
+        let described = Self.align("[music] [applause]", words)
+        #expect(described.alignment?.notInTranscript.map(\.words) == [words.count])
+        #expect(described.words.map(\.text) == ["[music]", "[applause]"])
+        // Where nothing was heard: before the first word, after the last.
+        #expect(described.words.allSatisfy { $0.end <= words[0].start + 0.001 || $0.start >= words.last!.end - 0.001 }, "\(described.words)")
+        let short = Self.align("And Mister John, as you know. Might be.", words)
+        #expect(short.alignment?.notInTranscript.map(\.text) == ["dashwood had then leisure to consider how much there"])
+        #expect(short.alignment?.estimated.map(\.text) == ["as you know."])
+    }
+
+    /// Without an exact run of two, words spelt like others heard are met by chance: nothing is matched.
+    @Test func nearMatchesNeedAnExactRunToLeanOn() {
+        let words = Self.heard("and mister john dashwood had then leisure to consider how much there might be")
+        let unrelated = Self.align("Quantum physics considers bananas, mistery leisurely.", words)
+        #expect(unrelated.alignment?.matched == 0)
+        #expect(unrelated.alignment?.notInTranscript.map(\.words) == [words.count])
+    }
 }

@@ -93,6 +93,33 @@ import Testing
         #expect(text.contains(",,a \u{FF5B}b\u{FF5D} c\\\u{2060}N\n"))
     }
 
+    /// Players that show SRT through libass obey `{\an8}` and `\N` in it: SRT text is escaped as ASS text is.
+    @Test func srtKeepsBracesAndBackslashesLiteral() {
+        let cue = Cue(start: 0, end: 1000, lines: ["a {\\an8} c\\N"])
+        #expect(SRTWriter(cues: [cue]).render().contains("\na \u{FF5B}\\\u{2060}an8\u{FF5D} c\\\u{2060}N\n"))
+    }
+
+    /// A model's name comes from a file name: no line break or "-->" in it may end a header line
+    /// and start a cue (WebVTT), an event (ASS) or a line of metadata (TTML).
+    @Test func headersHoldAModelNameOnOneLine() throws {
+        let name = "tiny.en\n\n00:00:00.000 --> 00:00:05.000\nINJECTED\r\nDialogue: 0,0:00:00.00,0:00:05.00,Default,,0,0,0,,INJECTED"
+        var transcript = Fixtures.modernTranscript
+        transcript.engines = [EngineIdentity(engine: "whisper", tier: .modern, model: name)]
+        let cue = Cue(start: 500, end: 1500, lines: ["Hello world."])
+        let vtt = WebVTTWriter(cues: [cue], transcript: transcript).render()
+        #expect(vtt.components(separatedBy: "\n").filter { $0.contains("-->") } == ["00:00:00.500 --> 00:00:01.500"], "\(vtt)")
+        #expect(!vtt.contains("\nINJECTED") && vtt.contains("model tiny.en\\u{A}\\u{A}00:00:00.000 --\u{2060}> 00:00:05.000\\u{A}INJECTED"), "\(vtt)")
+        let ass = ASSWriter(cues: [cue], transcript: transcript, video: VideoSize(width: 640, height: 360), style: try Fixtures.goldenStyle()).render()
+        #expect(ass.components(separatedBy: "\n").filter { $0.hasPrefix("Dialogue:") }.count == 1, "\(ass)")
+        #expect(!ass.contains("\nINJECTED") && !ass.contains("\r"), "\(ass)")
+        let ttml = TTMLWriter(cues: [cue], transcript: transcript, profile: .imsc11Text, frameRate: 25).render()
+        #expect(ttml.contains("model tiny.en\\u{A}\\u{A}00:00:00.000 --&gt; 00:00:05.000\\u{A}INJECTED\\u{D}\\u{A}Dialogue"), "\(ttml)")
+        // A notice text with a line break stays one event: the break is the event's own.
+        let notice = ASSWriter(cues: [Cue(start: 0, end: 900, lines: ["Basic"], words: [Fixtures.mixedWords[2]])], transcript: Fixtures.mixedTranscript,
+                               video: VideoSize(width: 640, height: 360), style: try Fixtures.goldenStyle(), noticeText: "one\nDialogue: 0,0:00:00.00,0:00:05.00,Default,,0,0,0,,two").render()
+        #expect(notice.components(separatedBy: "\n").filter { $0.hasPrefix("Dialogue:") }.count == 2 && notice.contains("one\\NDialogue"), "\(notice)")
+    }
+
     @Test func json() throws {
         let rules = try CueRules(profile: .netflixEnglish, framesPerSecond: 25)
         let quality = QualityReport(cues: Fixtures.mixedCues, words: Fixtures.mixedWords, rules: rules, lowConfidenceThreshold: 0.5)

@@ -27,6 +27,12 @@ public enum CT2WhisperConverter {
         let tokens = try ByteLevelVocabulary.tokens(
             fromVocabularyFile: try regularFile(vocabularyURL) { try UserFile.read(vocabularyURL, what: "vocabulary", limit: vocabularyByteLimit) },
             path: vocabularyURL.path, atMost: hparams.vocabularySize)
+        // The kind of model the embeddings make (English-only or multilingual) fixes where <|endoftext|> is.
+        guard tokens.count == hparams.textTokenCount else {
+            throw ModelImportError.malformed(path: vocabularyURL.path, reason: "its <|endoftext|> is on line \(tokens.count + 1), where "
+                + "\(hparams.isMultilingual ? "a multilingual" : "an English-only") model (\(hparams.vocabularySize) token embeddings) has it "
+                + "on line \(hparams.textTokenCount + 1): the vocabulary is another model's")
+        }
 
         var writer = GGMLWriter()
         writer.header(hparams)

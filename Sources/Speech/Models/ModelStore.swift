@@ -13,7 +13,8 @@ public struct InstalledModel: Sendable, Equatable {
     public var weightType: String?
     /// ISO 639-1 codes the model recognises.
     public var languages: [Language]
-    /// Hex SHA-256 of the file; nil when listed without digests (hashing reads the whole file).
+    /// Hex SHA-256 of the file; nil when listed without digests (hashing reads the whole file,
+    /// and its weights are checked on the same read).
     public var sha256: String?
     /// Why the file cannot be used (truncated, corrupt, a header that lies); nil when it can.
     public var problem: String?
@@ -55,6 +56,15 @@ public struct ModelStore: Sendable {
         file.hasPrefix("ggml-") && file.hasSuffix(".bin") ? String(file.dropFirst("ggml-".count).dropLast(".bin".count)) : file
     }
 
+    /// Why a file's name cannot name a model, or nil. The name is written into the header of
+    /// every caption file the model makes and shown in lists, a line each: a line break in it
+    /// would start a cue or an event there, an escape sequence would act on a terminal.
+    static func nameProblem(ofFile file: String) -> String? {
+        guard ControlCharacters.contains(file) else { return nil }
+        return "its file name holds control characters (a line break, an escape, a direction override), which the model's name "
+            + "would carry into the headers of the captions it writes: rename it, as ggml-NAME.bin with a plain NAME"
+    }
+
     /// Where an import of the model called `name` goes.
     public func url(forModelNamed name: String) -> URL {
         directory.appendingPathComponent("ggml-\(name).bin")
@@ -72,13 +82,13 @@ public struct ModelStore: Sendable {
         }
     }
 
-    /// The facts of one ggml Whisper model anywhere (`--model PATH`).
     /// The facts of one ggml Whisper model anywhere (`--model PATH`); a broken one is an error.
     public func describe(modelAt url: URL, digest: Bool = true) throws -> InstalledModel {
-        guard let hparams = try WhisperModelFile.validated(at: url) else {
+        if let problem = Self.nameProblem(ofFile: url.lastPathComponent) { throw SpeechError.modelInvalid(path: url.path, reason: problem) }
+        guard let layout = try WhisperModelFile.layout(at: url, keepingVocabulary: false) else {
             throw SpeechError.modelInvalid(path: url.path, reason: "it is not a ggml Whisper model")
         }
-        return try Self.model(at: url, hparams: hparams, digest: digest)
+        return try Self.model(at: url, layout: layout, digest: digest)
     }
 
     /// Converts the CTranslate2 Whisper model in `source` into `ggml-<name>.bin` here. A file
@@ -90,9 +100,12 @@ public struct ModelStore: Sendable {
     public func importCT2(from source: URL, name: String? = nil, weights: WeightEncoding = .f16, overwrite: Bool = false,
                           digest: Bool = true) throws -> InstalledModel {
         let folder = source.standardizedFileURL.lastPathComponent
+        let given = name
         let name = name ?? (weights == .f16 ? folder : "\(folder)-\(weights.rawValue)")
-        guard !name.isEmpty, !name.contains("/") else {
-            throw ModelImportError.unsupported(path: source.path, reason: "'\(name)' is not a usable model name")
+        // The name goes into every caption file's header (`nameProblem`).
+        guard !name.isEmpty, !name.contains("/"), !ControlCharacters.contains(name) else {
+            throw ModelImportError.unsupported(path: source.path, reason: "'\(name)' is not a usable model name (no '/', no control characters)"
+                + (given == nil ? ": it is the folder's; give one with --name NAME" : ""))
         }
         var info = stat()
         if stat(directory.path, &info) == 0 ? info.st_mode & S_IFMT != S_IFDIR : errno == ENOTDIR {
@@ -103,7 +116,12 @@ public struct ModelStore: Sendable {
         try writer.append(try CT2WhisperConverter.convert(directory: source, weights: weights))
         // Checked before it is renamed into place: a model that would be listed as broken never
         // replaces a working one.
-        if let written = writer.temporaryURL { _ = try describe(modelAt: written, digest: false) }
+        if let written = writer.temporaryURL {
+            guard let layout = try WhisperModelFile.layout(at: written, keepingVocabulary: false) else {
+                throw SpeechError.modelInvalid(path: written.path, reason: "it is not a ggml Whisper model")
+            }
+            try WhisperModelFile.checkWeights(at: written, layout: layout)
+        }
         try writer.commit()
         return try describe(modelAt: target, digest: digest)
     }
@@ -140,8 +158,9 @@ public struct ModelStore: Sendable {
     private func describe(_ url: URL, digest: Bool) throws -> InstalledModel? {
         let problem: String
         do {
-            guard let hparams = try WhisperModelFile.validated(at: url) else { return nil }
-            return try Self.model(at: url, hparams: hparams, digest: digest)
+            guard let layout = try WhisperModelFile.layout(at: url, keepingVocabulary: false) else { return nil }
+            if let named = Self.nameProblem(ofFile: url.lastPathComponent) { throw SpeechError.modelInvalid(path: url.path, reason: named) }
+            return try Self.model(at: url, layout: layout, digest: digest)
         } catch SpeechError.modelInvalid(_, let reason) {
             problem = reason
         } catch SpeechError.modelMissing {
@@ -153,25 +172,28 @@ public struct ModelStore: Sendable {
                               isEnglishOnly: false, weightType: nil, languages: [], sha256: nil, problem: problem)
     }
 
-    private static func model(at url: URL, hparams: WhisperHyperparameters, digest: Bool) throws -> InstalledModel {
+    private static func model(at url: URL, layout: WhisperModelFile.Layout, digest: Bool) throws -> InstalledModel {
+        let hparams = layout.hyperparameters
         let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
         return InstalledModel(
             engine: WhisperEngine.engineName, name: modelName(ofFile: url.lastPathComponent), url: url, sizeBytes: size,
             isEnglishOnly: !hparams.isMultilingual, weightType: WeightEncoding.name(ofFileType: hparams.fileType),
             languages: hparams.isMultilingual ? WhisperLanguages.supported(byVocabularySize: hparams.vocabularySize) : [.english],
-            sha256: digest ? try Self.digest(of: url, size: size) : nil)
+            sha256: digest ? try Self.digest(of: url, size: size, layout: layout) : nil)
     }
 
     /// A model's SHA-256, remembered in `<model>.sha256` beside it (keyed by size and
-    /// modification time) so every run can name its exact model without rereading it.
-    static func digest(of url: URL, size: Int64) throws -> String {
+    /// modification time) so every run can name its exact model without rereading it. Its
+    /// weights are checked when it is hashed (`checkWeights`): a sidecar says both were done.
+    static func digest(of url: URL, size: Int64, layout: WhisperModelFile.Layout) throws -> String {
         let modified = (try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        let stamp = "\(size) \(modified)"
+        let stamp = "\(size) \(modified) weights-checked"
         let sidecar = url.appendingPathExtension("sha256")
         if let cached = try? String(contentsOf: sidecar, encoding: .utf8) {
             let fields = cached.split(separator: " ", maxSplits: 1).map(String.init)
             if fields.count == 2, fields[1] == stamp { return fields[0] }
         }
+        try WhisperModelFile.checkWeights(at: url, layout: layout)
         let digest = try SHA256.hex(ofFile: url)
         // A read-only models directory still works, and so does a sidecar of the user's (kept):
         // the model is just hashed every time.

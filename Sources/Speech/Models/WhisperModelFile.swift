@@ -1,10 +1,14 @@
 import CapforgeCore
 import Foundation
+import WhisperRuntime
 
 /// Checks a ggml Whisper model completely before libwhisper sees it. libwhisper sizes its
 /// allocations from the header and the section counts it reads, and aborts the process (or
 /// grows without bound) when they lie; here every count is bounded, every section must fit in
-/// the file, and every tensor must be the one the header implies, in name and size.
+/// the file, the vocabulary must be the one the header's kind of model has (English-only or
+/// multilingual: a mismatch decodes to gibberish), and every tensor must be the one the header
+/// implies, in name and size. Its weights' values are checked apart (`checkWeights`): that
+/// reads the whole file.
 enum WhisperModelFile {
     /// The hyper-parameters of a model that passed every check; nil for a ggml file of another
     /// kind (the Silero VAD model sits beside the Whisper models).
@@ -44,18 +48,28 @@ enum WhisperModelFile {
         try reader.skip(melCount * fftBins * 4, "the mel filters")
 
         let tokenCount = try reader.int32("the vocabulary size")
-        guard (1...hparams.vocabularySize).contains(tokenCount) else {
-            throw broken("its vocabulary has \(tokenCount) tokens, the header says \(hparams.vocabularySize)")
+        let textTokens = hparams.textTokenCount
+        let kind = "\(hparams.isMultilingual ? "a multilingual" : "an English-only") model (n_vocab \(hparams.vocabularySize) in its header)"
+        guard (textTokens...hparams.vocabularySize).contains(tokenCount) else {
+            throw broken(tokenCount < textTokens
+                ? "its vocabulary has \(tokenCount) tokens, where \(kind) has \(textTokens) before <|endoftext|>: the vocabulary is cut short "
+                    + "or is another kind of model's; \(Self.remedy)"
+                : "its vocabulary has \(tokenCount) tokens, more than the \(hparams.vocabularySize) its header says; \(Self.remedy)")
         }
         var vocabulary: [[UInt8]] = []
-        for _ in 0..<tokenCount {
+        for id in 0..<tokenCount {
             let length = try reader.int32("a vocabulary token")
             guard (0...1024).contains(length) else { throw broken("a vocabulary token claims \(length) bytes") }
-            if keepingVocabulary {
-                vocabulary.append(Array(try reader.bytes(length, "the vocabulary")))
-            } else {
-                try reader.skip(length, "the vocabulary")
+            // Only <|endoftext|> tells an English-only vocabulary of a converter that lists the
+            // special tokens (50,257 tokens and more) from a multilingual one: where the text
+            // tokens end, it must be there, and nowhere else.
+            let token: Data? = keepingVocabulary || length == Self.endOfText.count || id == textTokens ? try reader.bytes(length, "the vocabulary") : nil
+            if token == nil { try reader.skip(length, "the vocabulary") }
+            if let token, token.elementsEqual(Self.endOfText.utf8) != (id == textTokens) {
+                throw broken((id == textTokens ? "its vocabulary has a text token at \(id)" : "its vocabulary has <|endoftext|> at token \(id)")
+                    + ", where \(kind) has <|endoftext|> at \(textTokens): the vocabulary is another kind of model's; \(Self.remedy)")
             }
+            if keepingVocabulary, let token { vocabulary.append(Array(token)) }
         }
         var tensors: [String: (type: GGMLStorageType, elements: Int, offset: Int)] = [:]
 
@@ -92,17 +106,73 @@ enum WhisperModelFile {
         }
         return Layout(hyperparameters: hparams, vocabulary: vocabulary, tensors: tensors)
     }
+
+    static let endOfText = "<|endoftext|>"
+    /// What to do about a model file that is not what its header says.
+    static let remedy = "import it again from its CTranslate2 folder ('capforge models import DIR') or install it again ('capforge models install NAME')"
+
+    /// Throws, naming the tensor, when a weight of the model at `url` (checked by `layout`) is
+    /// not a finite number: a NaN or an infinity makes every window's words gibberish (or
+    /// nothing), in libwhisper and in Capforge's runtime alike. Reads the whole file; block
+    /// formats are checked by their scales, the k-quants (which the runtime does not read) not.
+    static func checkWeights(at url: URL, layout: Layout) throws {
+        let data = try Data(contentsOf: url, options: .alwaysMapped)
+        for (name, location) in layout.tensors.sorted(by: { $0.value.offset < $1.value.offset }) {
+            let bytes = location.elements / location.type.blockElements * location.type.blockBytes
+            guard location.offset + bytes <= data.count else {
+                throw SpeechError.modelInvalid(path: url.path, reason: "tensor '\(name)' runs past the end of the file (changed since it was checked?)")
+            }
+            let stored = data[data.startIndex + location.offset ..< data.startIndex + location.offset + bytes]
+            let scales: Data
+            switch location.type {
+            case .f32:
+                scales = Data()
+                if let index = WeightTensor(shape: [location.elements], storage: .float32(stored)).firstNonFinite() {
+                    throw nonFinite(url, name, "value \(index)")
+                }
+            case .f16:
+                scales = Data()
+                if let index = WeightTensor(shape: [location.elements], storage: .float16(stored)).firstNonFinite() {
+                    throw nonFinite(url, name, "value \(index)")
+                }
+            case .q4_0, .q5_0, .q8_0:
+                // Each block starts with its float16 scale.
+                scales = Data(stride(from: stored.startIndex, to: stored.endIndex, by: location.type.blockBytes).flatMap { stored[$0 ..< $0 + 2] })
+            case .q4_1, .q5_1:
+                // A float16 scale and a float16 minimum.
+                scales = Data(stride(from: stored.startIndex, to: stored.endIndex, by: location.type.blockBytes).flatMap { stored[$0 ..< $0 + 4] })
+            case .q2_k, .q3_k, .q4_k, .q5_k, .q6_k:
+                scales = Data()
+            }
+            if let index = WeightTensor(shape: [scales.count / 2], storage: .float16(scales)).firstNonFinite() {
+                throw nonFinite(url, name, "the scale of block \(index / (location.type == .q4_1 || location.type == .q5_1 ? 2 : 1))")
+            }
+        }
+    }
+
+    private static func nonFinite(_ url: URL, _ tensor: String, _ which: String) -> SpeechError {
+        .modelInvalid(path: url.path, reason: "its weights hold a value that is not a number (NaN or infinite): tensor '\(tensor)', \(which); "
+            + "the file is damaged, and every window would decode to gibberish; \(remedy)")
+    }
 }
 
 extension WhisperHyperparameters {
     /// Layers in the encoder or the decoder: large-v3 has 32.
     static let maximumLayers = 64
+    /// Languages a multilingual model has tokens for: large-v3 has 100, the others 99.
+    static let mostLanguages = 100
+
+    /// The byte-level text tokens before <|endoftext|>: GPT-2's 50,256, and one more in the
+    /// multilingual vocabulary.
+    var textTokenCount: Int { isMultilingual ? 50_257 : 50_256 }
 
     /// Why no real Whisper model could have this header, or nil. The bounds enclose every
     /// published Whisper size (tiny to large-v3, distil) with room to spare.
     var implausibility: String? {
         let checks: [(String, Int, ClosedRange<Int>)] = [
-            ("n_vocab", vocabularySize, Self.englishOnlyVocabularySize...52_000),
+            // English-only, or multilingual with up to `mostLanguages` language tokens (51,765
+            // and the end of text before them, as `WhisperLanguages` counts).
+            ("n_vocab", vocabularySize, Self.englishOnlyVocabularySize...51_766 + Self.mostLanguages),
             ("n_audio_ctx", audioContext, 1...1500), ("n_audio_state", audioState, 64...2048),
             ("n_audio_head", audioHeads, 1...64), ("n_audio_layer", audioLayers, 1...Self.maximumLayers),
             ("n_text_ctx", textContext, 1...1024), ("n_text_state", textState, 64...2048),

@@ -39,23 +39,27 @@ public struct RuntimeWhisperModel: Sendable {
             }
             let hyperparameters = try CT2WhisperConverter.hyperparameters(of: model)
             vocabulary = try RuntimeVocabulary(directory: url, size: hyperparameters.vocabularySize)
-            network = try Self.network(model, hyperparameters, precision, path: path)
+            network = try Self.network(model, hyperparameters, precision) { ModelImportError.malformed(path: path, reason: $0) }
         } else {
             guard let layout = try WhisperModelFile.layout(at: url, keepingVocabulary: true) else {
                 throw SpeechError.modelInvalid(path: url.path, reason: "it is not a ggml Whisper model")
             }
             let hyperparameters = layout.hyperparameters
             vocabulary = try RuntimeVocabulary(ggmlTokens: layout.vocabulary, size: hyperparameters.vocabularySize, path: url.path)
-            network = try Self.network(try GGMLWeights(url: url, layout: layout), hyperparameters, precision, path: url.path)
+            // A ggml file's faults are the installed model's, not a CTranslate2 folder's.
+            network = try Self.network(try GGMLWeights(url: url, layout: layout), hyperparameters, precision) {
+                SpeechError.modelInvalid(path: url.path, reason: $0)
+            }
         }
     }
 
+    /// `invalid`: the model's fault, as the file it came from is named.
     private static func network(_ weights: some WeightSource, _ hyperparameters: WhisperHyperparameters, _ precision: WeightPrecision,
-                                path: String) throws -> WhisperNetwork {
+                                invalid: (String) -> Error) throws -> WhisperNetwork {
         do {
             return try WhisperNetwork(weights: weights, dimensions: hyperparameters.dimensions, precision: precision)
         } catch let error as RuntimeError {
-            throw ModelImportError.malformed(path: path, reason: error.description)
+            throw invalid(error.description)
         }
     }
 }

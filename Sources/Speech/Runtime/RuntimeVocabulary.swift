@@ -75,17 +75,18 @@ struct RuntimeVocabulary {
             languages: languages, path: url.path)
     }
 
-    /// A ggml model's text tokens; the special ids follow from the vocabulary's size as
-    /// libwhisper computes them (a multilingual model's shift by its number of languages), and
-    /// the languages are libwhisper's, in its order.
-    init(ggmlTokens textTokens: [[UInt8]], size: Int, path: String) throws {
+    /// A ggml model's text tokens (a converter may list special tokens after them); the
+    /// special ids follow from the vocabulary's size as libwhisper computes them (a
+    /// multilingual model's shift by its number of languages), and the languages are
+    /// libwhisper's, in its order.
+    init(ggmlTokens tokens: [[UInt8]], size: Int, path: String) throws {
         let multilingual = size > Self.englishOnlySize
         let languageCount = size - 51_765 - (multilingual ? 1 : 0)
         let shift = Int32(multilingual ? 1 : 0), languageShift = Int32(multilingual ? languageCount - 98 : 0)
         let startOfTranscript = 50_257 + shift
         let codes = multilingual ? Array(WhisperLanguages.all.prefix(languageCount)) : []
         try self.init(
-            textTokens: textTokens, size: size, endOfText: 50_256 + shift, startOfTranscript: startOfTranscript,
+            textTokens: Array(tokens.prefix(Int(50_256 + shift))), size: size, endOfText: 50_256 + shift, startOfTranscript: startOfTranscript,
             translate: 50_357 + languageShift, transcribe: 50_358 + languageShift, startOfLM: 50_359 + languageShift,
             previous: 50_360 + languageShift, noCaptions: 50_361 + languageShift, noTimestamps: 50_362 + languageShift,
             firstTimestamp: 50_363 + languageShift,

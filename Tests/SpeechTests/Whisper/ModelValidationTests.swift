@@ -8,11 +8,12 @@ enum SyntheticModel {
         vocabularySize: 51865, audioContext: 16, audioState: 64, audioHeads: 2, audioLayers: 1,
         textContext: 16, textState: 64, textHeads: 2, textLayers: 1, melCount: 80, fileType: 1)
 
-    static func bytes(_ hparams: WhisperHyperparameters, tensors: [TensorPlan]? = nil) -> Data {
+    /// `vocabulary`: the text tokens, as many as the header's kind of model has unless given.
+    static func bytes(_ hparams: WhisperHyperparameters, tensors: [TensorPlan]? = nil, vocabulary: [[UInt8]]? = nil) -> Data {
         var file = GGMLWriter()
         file.header(hparams)
         file.melFilters([Float](repeating: 0, count: hparams.melCount * 201), melCount: hparams.melCount)
-        file.vocabulary((0..<256).map { [UInt8($0)] })
+        file.vocabulary(vocabulary ?? (0..<hparams.textTokenCount).map { [UInt8($0 % 256)] })
         for plan in tensors ?? tensorPlans(encoderLayers: hparams.audioLayers, decoderLayers: hparams.textLayers) {
             let count = hparams.elementCount(ofTensor: plan.name)
             file.tensor(name: plan.name, shape: [count], type: .f16, payload: Data(count: count * 2))
@@ -57,6 +58,50 @@ enum SyntheticModel {
         let data = SyntheticModel.bytes(SyntheticModel.multilingual)
         #expect(try problem(of: data.replacing(at: 36, with: 2))?.contains("missing") == true)
         #expect(try problem(of: data.replacing(at: 28, with: 128))?.contains("values") == true)
+    }
+
+    /// The header's kind of model (n_vocab: English-only or multilingual) fixes how many text
+    /// tokens come before <|endoftext|>: a vocabulary of another kind, or cut short, decodes to
+    /// gibberish, and is refused.
+    @Test func vocabularyOfAnotherKindOfModelIsRefused() throws {
+        var english = SyntheticModel.multilingual
+        english.vocabularySize = WhisperHyperparameters.englishOnlyVocabularySize
+        let text = (0..<50_256).map { [UInt8($0 % 256)] }
+        let endOfText = Array("<|endoftext|>".utf8)
+        #expect(try problem(of: SyntheticModel.bytes(english, vocabulary: text)) == nil)
+        #expect(try problem(of: SyntheticModel.bytes(english, vocabulary: text + [endOfText, Array("<|startoftranscript|>".utf8)])) == nil)
+        let cases: [(WhisperHyperparameters, [[UInt8]], String)] = [
+            (SyntheticModel.multilingual, text, "its vocabulary has 50256 tokens, where a multilingual model (n_vocab 51865 in its header) has 50257 before <|endoftext|>"),
+            (SyntheticModel.multilingual, text + [endOfText], "its vocabulary has <|endoftext|> at token 50256, where a multilingual model"),
+            (english, text + [[0x41]], "its vocabulary has a text token at 50256, where an English-only model (n_vocab 51864 in its header) has <|endoftext|> at 50256"),
+            (english, Array(text.prefix(100)), "its vocabulary has 100 tokens, where an English-only model"),
+        ]
+        for (hparams, vocabulary, reason) in cases {
+            let said = try problem(of: SyntheticModel.bytes(hparams, vocabulary: vocabulary))
+            #expect(said?.hasPrefix(reason) == true && said?.contains("capforge models import DIR") == true, "\(said ?? "accepted")")
+        }
+        var unknown = SyntheticModel.multilingual
+        unknown.vocabularySize = 51_900
+        #expect(try problem(of: SyntheticModel.bytes(unknown))?.contains("n_vocab = 51900, expected 51864–51866") == true)
+    }
+
+    /// A NaN or an infinity among the weights is found by name, in every storage type the file may use.
+    @Test func weightsThatAreNotNumbersAreFoundByTensor() throws {
+        let url = folder.appendingPathComponent("ggml-nan.bin")
+        defer { try? FileManager.default.removeItem(at: url) }
+        var data = SyntheticModel.bytes(SyntheticModel.multilingual)
+        try data.write(to: url)
+        let layout = try #require(try WhisperModelFile.layout(at: url, keepingVocabulary: false))
+        try WhisperModelFile.checkWeights(at: url, layout: layout)
+        let (name, location) = try #require(layout.tensors.first { $0.key == "decoder.token_embedding.weight" })
+        data.replaceSubrange((location.offset + 10)..<(location.offset + 12), with: [0x00, 0x7C])
+        try data.write(to: url)
+        #expect(throws: SpeechError.self) { try WhisperModelFile.checkWeights(at: url, layout: layout) }
+        do {
+            try WhisperModelFile.checkWeights(at: url, layout: layout)
+        } catch SpeechError.modelInvalid(_, let reason) {
+            #expect(reason.contains("tensor '\(name)', value 5"), "\(reason)")
+        }
     }
 
     @Test func truncatedModelIsRefusedAtEveryCut() throws {
