@@ -188,7 +188,7 @@ public final class CaptionPipeline: Sendable {
         }
         let video = VideoSize(width: probe.video?.displayWidth ?? 1920, height: probe.video?.displayHeight ?? 1080)
         let journal = JournalPlace(folder: layout.stateFolder(for: input).subfolder("journal"),
-                                   name: String(SHA256.hex(of: Data(input.relativePath.utf8)).prefix(24)),
+                                   name: Manifest.stateName(of: input.relativePath),
                                    key: "\(settingsKey)-\(identity.headTailSHA256)-\(identity.size)")
         let passes = try file.passes.get()
         let shots = try shotChanges(of: input, identity: identity, probe: probe, into: &result, cancellation: cancellation, emit: emit)

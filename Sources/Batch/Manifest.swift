@@ -62,8 +62,14 @@ public struct Manifest: Sendable {
     /// Far above what a file's record grows to (a ten-hour file's cue marks are a few MB).
     static let entryLimit = 16 << 20
 
+    /// An input's name in each of a tree's state folders (manifest, journal, shot changes): its
+    /// relative path's digest, so no path can reach outside the folder.
+    static func stateName(of relativePath: String) -> String {
+        String(SHA256.hex(of: Data(relativePath.utf8)).prefix(24))
+    }
+
     func name(for relativePath: String) -> String {
-        String(SHA256.hex(of: Data(relativePath.utf8)).prefix(24)) + ".json"
+        Self.stateName(of: relativePath) + ".json"
     }
 
     /// The entry recorded for an input; nil when there is none, or none Capforge could have

@@ -18,7 +18,7 @@ struct ShotChangeCache {
     /// The input's shot changes, and why they could not be kept for a rerun when they could not.
     func changes(for input: BatchInput, identity: InputIdentity, cancellation: Cancellation) throws -> (ShotChangeDetector.Result, notKept: Error?) {
         let key = "\(identity.headTailSHA256)-\(identity.size)-\(ShotChangeDetector.defaultThreshold)"
-        let name = String(SHA256.hex(of: Data(input.relativePath.utf8)).prefix(24)) + ".json"
+        let name = Manifest.stateName(of: input.relativePath) + ".json"
         // One that cannot be Capforge's (a link, a giant, times no video has) is found anew and replaced.
         if let data = try? folder.read(name, limit: Self.entryLimit), let entry = try? JSONDecoder().decode(Entry.self, from: data),
            entry.key == key, entry.result.isPlausible {

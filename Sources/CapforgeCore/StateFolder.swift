@@ -142,7 +142,12 @@ public struct StateFolder: Sendable, Hashable {
 
     /// The names of the regular files here (none when the folder is not there or not a folder).
     public func fileNames() -> [String] {
-        guard let folder = try? open(create: false), let listing = fdopendir(folder) else { return [] }
+        guard let folder = try? open(create: false) else { return [] }
+        guard let listing = fdopendir(folder) else {
+            close(folder)
+            return []
+        }
+        // closedir closes `folder` with it.
         defer { closedir(listing) }
         var names: [String] = []
         while let entry = readdir(listing) {
