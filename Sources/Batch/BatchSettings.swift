@@ -56,18 +56,21 @@ public struct BatchSettings: Sendable, Codable, Equatable {
         profileForEveryLanguage == true ? profile : CaptionProfile.forLanguage(language)
     }
 
-    /// The settings key for these settings with these engines and calibration.
-    public func key(engines: [EngineIdentity], crossChecker: EngineIdentity? = nil, calibration: CalibrationTable) throws -> String {
+    /// The settings key for these settings with these engines, calibration and sound-event
+    /// detector (nil: the music check is off).
+    public func key(engines: [EngineIdentity], crossChecker: EngineIdentity? = nil, calibration: CalibrationTable, soundEvents: String? = nil) throws -> String {
         struct Keyed: Encodable {
             var settings: BatchSettings
             var engines: [EngineIdentity]
             var crossChecker: EngineIdentity?
             var calibration: CalibrationTable
+            var soundEvents: String?
             var version = 1
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        return SHA256.hex(of: try encoder.encode(Keyed(settings: self, engines: engines, crossChecker: crossChecker, calibration: calibration)))
+        return SHA256.hex(of: try encoder.encode(Keyed(settings: self, engines: engines, crossChecker: crossChecker, calibration: calibration,
+                                                       soundEvents: soundEvents)))
     }
 }
 

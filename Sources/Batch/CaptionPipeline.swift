@@ -24,7 +24,7 @@ public final class CaptionPipeline: Sendable {
         self.calibration = calibration
         self.layout = layout
         settingsKey = try settings.key(engines: (engines.modern + engines.basic).map(\.identity), crossChecker: engines.crossChecker?.identity,
-                                       calibration: calibration)
+                                       calibration: calibration, soundEvents: engines.soundEvents.detector?.name)
         transcription = FileTranscriber(engines: engines, calibration: calibration, options: settings.transcription, translates: settings.translate == true)
         style = try StyleSheet.load(named: settings.style)
     }

@@ -58,6 +58,8 @@ public enum HTMLReport {
                     + "<span><i class=\"sw\" style=\"background:#1565c0\"></i>heard, not in the transcript</span>" : "")
             + (results.contains { ($0.marks ?? []).contains { $0.kind == .syncMap } }
                 ? "<span><i class=\"sw\" style=\"background:#00838f\"></i>re-timing map: start, splits</span>" : "")
+            + (results.contains { ($0.marks ?? []).contains { $0.kind == .music } }
+                ? "<span><i class=\"sw\" style=\"background:#f9a825\"></i>music without a voice (not transcribed)</span>" : "")
             + (results.contains { !($0.shotChanges ?? []).isEmpty } ? "<span><i class=\"sw\" style=\"background:#37474f\"></i>shot change (dashed)</span>" : "")
             + " (cue opacity: confidence)</p>\n"
         for (index, r) in results.enumerated() { html += section(r, id: "file-\(index + 1)", folder: folder) }
@@ -144,11 +146,12 @@ public enum HTMLReport {
             }
         }
         for mark in r.marks ?? [] {
-            // A transcript's passages not heard, speech it lacks and a re-timing's map, apart from the problems.
+            // A transcript's passages not heard, speech it lacks, a re-timing's map and music alone, apart from the problems.
             let colour = switch mark.kind {
             case .notHeard: "#6a1b9a"
             case .notInTranscript: "#1565c0"
             case .syncMap: "#00838f"
+            case .music: "#f9a825"
             default: "#c62828"
             }
             parts.append("<rect class=\"mark \(mark.kind.rawValue)\" x=\"\(x(mark.start))\" y=\"50\" width=\"\(width(mark.start, mark.end))\" height=\"4\" fill=\"\(colour)\"></rect>"

@@ -19,6 +19,9 @@ public enum DropReason: String, Codable, Sendable, CaseIterable {
     /// A copy of the words just before it, written faster than anyone speaks: the decoder
     /// repeating itself (at a window's end above all), not the speaker.
     case decoderRepeat
+    /// Words where the music check found music and no voice: that audio was silence to the
+    /// recogniser, so they are mistimed or invented.
+    case overMusic
 
     /// What the warning line and the report say of words dropped for this reason.
     public var explanation: String {
@@ -30,6 +33,7 @@ public enum DropReason: String, Codable, Sendable, CaseIterable {
         case .guessedPastWindow: return "guessed past the end of a window's audio where a pause followed"
         case .underHeard: return "written for far more speech than they can account for (the recogniser did not make out what was said)"
         case .decoderRepeat: return "repeating the words just before them faster than anyone speaks (the recogniser repeating itself)"
+        case .overMusic: return "timed where the music check found music and no voice"
         }
     }
 }

@@ -6,6 +6,8 @@ public struct TimelineMark: Sendable, Codable, Equatable {
         case notHeard = "not-heard", notInTranscript = "not-in-transcript"
         /// Where re-timed subtitles' map starts, and where its offset changes (a stretch cut or added).
         case syncMap = "sync-map"
+        /// Music in which the music check found no voice: not transcribed.
+        case music
     }
 
     public var start: Double

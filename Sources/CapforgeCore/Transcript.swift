@@ -84,6 +84,9 @@ public struct Transcript: Codable, Sendable, Equatable {
     /// When the words are a transcript the user gave, timed from the audio: how it matched
     /// what was heard; nil when the words are what the recogniser heard.
     public var alignment: TranscriptAlignment?
+    /// What the sound-event detector found (its music alone was not heard); nil when the music
+    /// check was off.
+    public var sounds: SoundScene?
 
     public init(language: Language, words: [Word], engines: [EngineIdentity] = [], chunks: [ChunkRecord] = [], duration: Double,
                 speechDetector: String? = nil, droppedWords: [DroppedWord] = [], wordsOverNoSpeech: Int = 0,

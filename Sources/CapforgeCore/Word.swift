@@ -43,6 +43,7 @@ public struct Word: Codable, Sendable, Equatable, Hashable {
     }
 
     public var duration: Double { end - start }
+    public var middle: Double { (start + end) / 2 }
 
     /// The confidence to judge this word by: calibrated when available.
     public var score: Double { calibratedConfidence ?? confidence }

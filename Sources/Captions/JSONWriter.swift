@@ -65,6 +65,9 @@ public struct JSONWriter: TextSubtitleWriter {
         /// With `--transcript`: how the transcript's words matched what was heard, and what
         /// was not heard or not in it; absent otherwise.
         var alignment: TranscriptAlignment?
+        /// The music check's sound events and its music alone (not transcribed); absent when
+        /// the check was off.
+        var sounds: SoundScene?
         var cues: [CueRecord]
     }
 
@@ -81,7 +84,7 @@ public struct JSONWriter: TextSubtitleWriter {
             language: transcript.language, translatedFrom: transcript.translatedFrom, duration: transcript.duration, tier: transcript.tier,
             basicShare: transcript.basicShare, engines: transcript.engines, checkedBy: transcript.checkedBy, speechDetector: transcript.speechDetector, settings: settings, quality: quality,
             chunks: transcript.chunks, words: transcript.words, droppedWords: transcript.droppedWords, loopCuts: transcript.loopCuts,
-            arbitrations: transcript.arbitrations, beam: transcript.beam, alignment: transcript.alignment,
+            arbitrations: transcript.arbitrations, beam: transcript.beam, alignment: transcript.alignment, sounds: transcript.sounds,
             cues: cues.enumerated().map { CueRecord(number: $0 + 1, startMs: $1.start, endMs: $1.end, lines: $1.lines, tier: $1.tier) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -197,9 +197,9 @@ func loadEngines(_ args: ParsedArguments, settings: BatchSettings, store: ModelS
     return engines
 }
 
-/// What limits this run before it starts: broken models left out, no modern model at all.
+/// What limits this run before it starts: broken models left out, no modern model at all, no music check.
 func startupWarnings(_ engines: TierEngines, store: ModelStore) -> [String] {
-    var warnings = engines.ignoredModels
+    var warnings = engines.ignoredModels + [engines.soundEvents.notice].compactMap { $0 }
     if engines.modern.isEmpty, engines.modernLibraryAvailable {
         warnings.append("no usable Whisper model in \(store.searchPath.map(\.path).joined(separator: " or ")) (set CAPFORGE_MODELS, or run 'capforge models import DIR'): "
             + "only the basic tier is available, and its captions are flagged as basic quality")

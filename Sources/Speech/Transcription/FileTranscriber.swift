@@ -47,6 +47,8 @@ public struct PlannedTranscription: Sendable {
     /// The speech detector's regions: one pass of it serves the language vote, chunk planning
     /// and the check of the words against it.
     public let speech: [SpeechRegion]
+    /// What the music check found; nil when it is off. Its music alone is silence to every pass.
+    public let sounds: SoundScene?
     public let plan: TierPlan
     public let languageSource: LanguageSource
     /// The translation first when there is one (the captions a viewer reads first); or why the
@@ -123,8 +125,10 @@ public final class FileTranscriber: Sendable {
     /// Finds the speech, decides the language (as requested, else voted) and tier, and the passes.
     /// Throws when no tier supports the language.
     public func plan(_ audio: any AudioSource, request: TranscriptionRequest) throws -> PlannedTranscription {
-        let speech = try transcriber.planner.detector.speechRegions(across: audio)
-        let (language, source) = try request.language.map { ($0, request.languageSource) } ?? detectedLanguage(audio: audio, speech: speech)
+        let sounds = try engines.soundEvents.detector?.scene(of: audio)
+        let heard = sounds?.heard(audio) ?? audio
+        let speech = try transcriber.planner.detector.speechRegions(across: heard)
+        let (language, source) = try request.language.map { ($0, request.languageSource) } ?? detectedLanguage(audio: heard, speech: speech)
         let plan = try resolver.resolve(language, preference: request.tier)
         var notes: [TranscriptionNote] = []
         // A file without speech has no language to be wrong about.
@@ -134,7 +138,7 @@ public final class FileTranscriber: Sendable {
         let passes = Result { () throws(FileTranscriptionError) in
             try self.passes(plan, request: request, speechFound: !speech.isEmpty, languageSource: source, notes: &notes)
         }
-        return PlannedTranscription(speech: speech, plan: plan, languageSource: source, passes: passes, notes: notes)
+        return PlannedTranscription(speech: speech, sounds: sounds, plan: plan, languageSource: source, passes: passes, notes: notes)
     }
 
     /// One pass heard, resumed from `journal`'s entries when an interrupted run left some. Speech
@@ -148,8 +152,10 @@ public final class FileTranscriber: Sendable {
             try TranscriptionJournal(folder: place.folder, name: "\(place.name)\(pass.journalSuffix).jsonl",
                                      key: "\(place.key)-\(planned.plan.language)-\(pass.plan.mode.rawValue)\(pass.journalSuffix)")
         }
-        var transcript = try pass.transcriber.transcribe(audio, plan: pass.plan, speech: planned.speech, journal: journal,
+        var transcript = try pass.transcriber.transcribe(planned.sounds?.heard(audio) ?? audio, plan: pass.plan, speech: planned.speech,
+                                                         musicAlone: planned.sounds?.musicAlone ?? [], journal: journal,
                                                          cancellation: cancellation, progress: progress)
+        transcript.sounds = planned.sounds
         if transcript.chunks.contains(where: { $0.outcome == .failed }), !transcript.chunks.contains(where: { $0.outcome == .recognised }) {
             let reason = transcript.chunks.first { $0.outcome == .failed }?.error ?? "no engine could recognise it"
             throw FileTranscriptionError.recognitionFailed(reason: reason)

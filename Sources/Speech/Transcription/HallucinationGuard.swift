@@ -53,8 +53,17 @@ public struct HallucinationGuard: Sendable {
         public var flagged: Int
     }
 
-    /// `heard` in time order; `speech` the detector's regions, in order.
-    public func check(_ heard: [Word], speech: [SpeechRegion]) -> Verdict {
+    /// `heard` in time order; `speech` the detector's regions, in order; `musicAlone` the music
+    /// check's music without a voice, in order, which the recogniser heard as silence: a word
+    /// centred there is dropped, and one reaching into it is kept to the side its middle is on.
+    public func check(_ heard: [Word], speech: [SpeechRegion], musicAlone: [SoundEvent] = []) -> Verdict {
+        let centred = { (word: Word) in musicAlone.contains { $0.start <= word.middle && word.middle < $0.end } }
+        var verdict = checked(heard.filter { !centred($0) }.map { Self.outside(musicAlone, $0) }, speech: speech)
+        verdict.dropped = (verdict.dropped + heard.filter(centred).dropped(.overMusic)).sorted { $0.word.start < $1.word.start }
+        return verdict
+    }
+
+    private func checked(_ heard: [Word], speech: [SpeechRegion]) -> Verdict {
         let repeats = decoderRepeats(heard)
         let repeated = heard.indices.filter { repeats.contains($0) }.map { heard[$0] }.dropped(.decoderRepeat)
         let unrepeated = heard.indices.filter { !repeats.contains($0) }.map { heard[$0] }
@@ -115,6 +124,16 @@ public struct HallucinationGuard: Sendable {
             }
         }
         return copies
+    }
+
+    /// `word` (whose middle lies outside every one of `music`) cut back to the side of each
+    /// stretch its middle is on.
+    static func outside(_ music: [SoundEvent], _ word: Word) -> Word {
+        var word = word
+        for stretch in music where stretch.start < word.end && word.start < stretch.end {
+            if word.middle >= stretch.end { word.start = stretch.end } else { word.end = stretch.start }
+        }
+        return word
     }
 
     func isOverSpeech(_ word: Word, _ speech: [SpeechRegion]) -> Bool {

@@ -81,7 +81,7 @@ public enum InstalledEngines {
             let sileroOff = store.file(named: SileroVAD.modelFileName) == nil ? []
                 : ["the Silero speech detector runs on libwhisper, so the energy detector chooses what is recognised"]
             return TierEngines(modern: [], basic: basic, speechDetector: ChunkPlanner.defaultVAD, ignoredModels: ignored + ["\(missing)"] + sileroOff,
-                               modernLibraryAvailable: false)
+                               modernLibraryAvailable: false, soundEvents: SoundEventDetector.installed(in: store))
         }
         var whisperModels: [InstalledModel]
         // Digests only where they become engine identities; a named model is digested on its own.
@@ -114,7 +114,7 @@ public enum InstalledEngines {
             return whisperEngine(model, options: options)
         }
         return TierEngines(modern: modern, basic: basic, speechDetector: try speechDetector(store: store), ignoredModels: ignored,
-                           crossChecker: checkModel == nil ? nil : modern.last)
+                           crossChecker: checkModel == nil ? nil : modern.last, soundEvents: SoundEventDetector.installed(in: store))
     }
 
     /// The usable models, the one each language goes to first: a broken model counts as absent,

@@ -30,6 +30,7 @@ extension TranscriptionNote {
         notes += confidenceNotes(transcript, engines: engines, calibration: calibration)
         let failed = transcript.chunks.filter { $0.outcome == .failed }
         if !failed.isEmpty { notes.append(.chunksFailed(spans: failed.map { TimeSpan(start: $0.start, end: $0.end) })) }
+        if let music = transcript.sounds?.musicAlone, !music.isEmpty { notes.append(.musicNotHeard(stretches: music.map { TimeSpan(start: $0.start, end: $0.end) })) }
         return notes
     }
 
@@ -78,6 +79,7 @@ extension TranscriptionNote {
         }
         marks += transcript.droppedWords.map { .init(start: $0.word.start, end: $0.word.end, kind: .dropped, text: "dropped “\($0.word.text)”: \($0.reason.explanation)") }
         marks += transcript.loopCuts.map { .init(start: $0.start, end: $0.end, kind: .dropped, text: "the recogniser looped: wrote “\($0.heard)”, kept “\($0.kept)”") }
+        marks += (transcript.sounds?.musicAlone ?? []).map { .init(start: $0.start, end: $0.end, kind: .music, text: "music without a voice: not transcribed") }
         return marks
     }
 }

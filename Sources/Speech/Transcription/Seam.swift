@@ -29,16 +29,15 @@ enum Seam {
 
     /// Each word to the window whose side of `middle` its centre lies on.
     static func cut(_ earlier: [Word], _ later: [Word], at middle: Double) -> (earlier: [Word], later: [Word]) {
-        (earlier.filter { centre($0) < middle }, later.filter { centre($0) >= middle })
+        (earlier.filter { $0.middle < middle }, later.filter { $0.middle >= middle })
     }
 
-    private static func centre(_ word: Word) -> Double { (word.start + word.end) / 2 }
 
     /// The two windows trimmed to meet at their anchor; nil when they share none (they disagree
     /// about what was said in the overlap, or when).
     static func anchored(_ earlier: [Word], _ later: [Word], overlap: ClosedRange<Double>) -> (earlier: [Word], later: [Word])? {
-        let tail = earlier.indices.filter { centre(earlier[$0]) >= overlap.lowerBound }
-        let head = later.indices.filter { centre(later[$0]) <= overlap.upperBound }
+        let tail = earlier.indices.filter { earlier[$0].middle >= overlap.lowerBound }
+        let head = later.indices.filter { later[$0].middle <= overlap.upperBound }
         var anchor: (earlier: Int, later: Int, drift: Double)?
         for i in tail {
             for j in head where key(earlier[i]) == key(later[j]) && !key(earlier[i]).isEmpty {

@@ -13,10 +13,14 @@ public struct TierEngines: Sendable {
     public var crossChecker: (any SpeechEngine)?
     /// False when libwhisper cannot be opened here: the modern tier is off whatever is installed.
     public var modernLibraryAvailable: Bool
+    /// The music check: the sound-event detector when its model is installed, else why not.
+    public var soundEvents: SoundEventCheck
 
     public init(modern: [any SpeechEngine], basic: [any SpeechEngine], speechDetector: any SpeechDetector = ChunkPlanner.defaultVAD,
-                ignoredModels: [String] = [], crossChecker: (any SpeechEngine)? = nil, modernLibraryAvailable: Bool = true) {
+                ignoredModels: [String] = [], crossChecker: (any SpeechEngine)? = nil, modernLibraryAvailable: Bool = true,
+                soundEvents: SoundEventCheck = .off(reason: "no sound-event detector was given")) {
         self.modernLibraryAvailable = modernLibraryAvailable
+        self.soundEvents = soundEvents
         self.modern = modern
         self.basic = basic
         self.speechDetector = speechDetector

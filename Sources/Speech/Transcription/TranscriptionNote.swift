@@ -52,6 +52,8 @@ public enum TranscriptionNote: Sendable, Equatable, Codable, CustomStringConvert
     case crossCheckFailed(checker: String, chunks: Int, first: TimeSpan, error: String)
     /// Chunks no tier recognised, their speech missing from the captions.
     case chunksFailed(spans: [TimeSpan])
+    /// Music alone the recognisers did not hear (the music check found no voice in it).
+    case musicNotHeard(stretches: [TimeSpan])
 
     public enum NotCrossChecked: String, Sendable, Equatable, Codable {
         /// The basic tier transcribed it; the checker checks only Whisper's words.
@@ -129,6 +131,11 @@ public enum TranscriptionNote: Sendable, Equatable, Codable, CustomStringConvert
         case .crossCheckFailed(let checker, let chunks, let first, let error):
             return "the cross-check model \(checker) failed on \(chunks) chunk(s), whose words keep the confidence of one model: "
                 + String(format: "%.1f–%.1f s: ", first.start, first.end) + error
+        case .musicNotHeard(let stretches):
+            let seconds = stretches.reduce(0) { $0 + $1.end - $1.start }
+            let listed = stretches.prefix(3).map { "\(ClockTime.tenths($0.start))–\(ClockTime.tenths($0.end))" }.joined(separator: ", ")
+            return "music without a voice was not transcribed: \(stretches.count) stretch(es), \(String(format: "%.1f", seconds)) s (\(listed)"
+                + (stretches.count > 3 ? ", …" : "") + "); the JSON lists each (sounds.musicAlone)"
         case .chunksFailed(let spans):
             return "\(spans.count) chunk(s) could not be recognised by any tier: "
                 + spans.map { String(format: "%.1f–%.1f s", $0.start, $0.end) }.joined(separator: ", ")

@@ -46,6 +46,6 @@ extension TierEngines {
     public func translating() -> TierEngines {
         let translators: [any SpeechEngine] = modern.filter { $0.capabilities.contains(.translates) }.map(TranslatingEngine.init)
         return TierEngines(modern: translators, basic: [], speechDetector: speechDetector, ignoredModels: ignoredModels,
-                           crossChecker: nil, modernLibraryAvailable: modernLibraryAvailable)
+                           crossChecker: nil, modernLibraryAvailable: modernLibraryAvailable, soundEvents: soundEvents)
     }
 }

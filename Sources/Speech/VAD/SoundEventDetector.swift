@@ -37,6 +37,12 @@ public enum SoundEventCheck: Sendable {
         return reason
     }
 
+    /// The detector when the check is on.
+    public var detector: SoundEventDetector? {
+        guard case .on(let detector) = self else { return nil }
+        return detector
+    }
+
     /// What a run says when the check is off; nil when it is on.
     public var notice: String? { reason.map { "the music check is off: \($0)" } }
 }
@@ -137,5 +143,38 @@ public final class SoundEventDetector: Sendable {
         var tracker = SoundEventTracker(rules: rules)
         try frames(across: source) { tracker.add($0) }
         return tracker.finish()
+    }
+
+    /// The events of `source` and its music alone, from one pass over its frames.
+    public func scene(of source: any AudioSource) throws -> SoundScene {
+        var events = SoundEventTracker(), voices = SoundEventTracker(rules: .voice)
+        try frames(across: source) { frames in
+            events.add(frames)
+            voices.add(frames)
+        }
+        let found = events.finish()
+        return SoundScene(detector: name, events: found,
+                          musicAlone: Self.musicAlone(music: found.filter { $0.kind == .music }, voices: voices.finish().filter { $0.kind != .music }))
+    }
+
+    /// Music alone is this far from any hint of a voice: the voice tracker's edges lag a soft onset.
+    static let voiceMargin = 0.3
+    /// ...and at least this long: shorter music between words is a pause with a bed under it,
+    /// where silencing would cut into the words about it. (Also the shortest stretch `--sdh` captions.)
+    public static let shortestMusicAlone = 2.0
+
+    /// The parts of `music` at least `voiceMargin` from every one of `voices` (both in order of
+    /// their starts), at least `shortestMusicAlone` long.
+    static func musicAlone(music: [SoundEvent], voices: [SoundEvent]) -> [SoundEvent] {
+        var alone: [SoundEvent] = []
+        for event in music {
+            var from = event.start
+            for voice in voices where voice.end + voiceMargin > event.start && voice.start - voiceMargin < event.end {
+                alone.append(SoundEvent(kind: .music, start: from, end: voice.start - voiceMargin))
+                from = max(from, voice.end + voiceMargin)
+            }
+            alone.append(SoundEvent(kind: .music, start: from, end: event.end))
+        }
+        return alone.filter { $0.duration >= shortestMusicAlone }
     }
 }

@@ -13,6 +13,18 @@ public struct SoundEventRules: Sendable, Equatable {
     public var minimumDuration: Double = 0.3
 
     public init() {}
+
+    /// Rules that find any hint of a voice (speech or singing): music is taken to play alone
+    /// only away from these. A voice under a music bed scores low (whispered or falsetto speech
+    /// under music at −12 dB fell below 0.15 in a quarter of its frames, held-out MFA recordings),
+    /// and a voice taken for music alone is silenced: losing words is worse than hearing music.
+    public static let voice: SoundEventRules = {
+        var rules = SoundEventRules()
+        rules.enter = 0.1
+        rules.exit = 0.05
+        rules.minimumDuration = 0.05
+        return rules
+    }()
 }
 
 /// Turns frames, fed in order a block at a time, into events, holding only what is still open.
@@ -43,7 +55,8 @@ public struct SoundEventTracker: Sendable {
             for i in kinds.indices { close(i, at: end) }
         }
         for frame in 0 ..< frames.count {
-            let time = frames.time(ofFrame: frame)
+            // To the centisecond, the frames' resolution (a sum of steps is not).
+            let time = (frames.time(ofFrame: frame) * 100).rounded() / 100
             for i in kinds.indices {
                 let p = frames[frame, kinds[i].kind]
                 if kinds[i].open == nil, p >= rules.enter {
@@ -53,7 +66,7 @@ public struct SoundEventTracker: Sendable {
                 }
             }
         }
-        if frames.count > 0 { end = frames.endTime }
+        if frames.count > 0 { end = (frames.endTime * 100).rounded() / 100 }
     }
 
     /// Every event, by start (speech before singing before music at the same start); the tracker is spent.

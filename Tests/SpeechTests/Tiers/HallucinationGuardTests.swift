@@ -15,6 +15,20 @@ import Testing
         #expect(verdict == HallucinationGuard.Verdict(kept: words, dropped: [], flagged: 0))
     }
 
+    /// The music check's music alone was silence to the recogniser: a confident word centred
+    /// there is dropped all the same, and the first word after it, timed from inside it, starts
+    /// where the music ends.
+    @Test func wordsOverMusicAloneAreDroppedAndTheFirstWordStartsOnTheVoice() {
+        let music = [SoundEvent(kind: .music, start: 0.5, end: 12.0)]
+        let words = [word("I've", 1.38, 1.6, 0.95), word("spent", 11.5, 12.6), word("nearly", 12.6, 13.0), word("two", 13.0, 13.2, 0.95)]
+        let verdict = guardian.check(words, speech: [SpeechRegion(start: 11.8, end: 14)], musicAlone: music)
+        #expect(verdict.dropped == [words[0]].dropped(.overMusic))
+        #expect(verdict.kept.map(\.text) == ["spent", "nearly", "two"] && verdict.kept[0].start == 12.0 && verdict.kept[0].end == 12.6)
+        // A word before the music that reaches into it ends where the music begins.
+        let before = guardian.check([word("so", 0.2, 0.7)], speech: [SpeechRegion(start: 0, end: 0.6)], musicAlone: music)
+        #expect(before.kept.map(\.end) == [0.5])
+    }
+
     @Test func textStretchedOverMusicIsDropped() {
         // "Music playing." across 25 s with no speech detected anywhere.
         let words = [word("Music", 0.0, 8.3, 0.84), word("playing.", 8.3, 24.8, 0.93)]

@@ -95,6 +95,41 @@ import WhisperRuntime
         #expect(!speech.isEmpty && speech.allSatisfy { $0.start > 12.3 } && speech.last!.end > 23, "\(speech)")
     }
 
+    /// The intro is music alone (the recogniser hears silence there), the speech after it is not.
+    @Test func theIntroIsMusicAlone() throws {
+        let audio = try VADFixtures.audio("music-intro.mkv")
+        let scene = try Self.detector.get().scene(of: audio)
+        #expect(scene.musicAlone.count == 1 && scene.musicAlone[0].start < 2.5 && (11 ... 12.2).contains(scene.musicAlone[0].end), "\(scene.musicAlone)")
+        let events = try Self.detector.get().events(across: audio)
+        #expect(scene.events == events)
+    }
+
+    /// Music alone keeps `voiceMargin` from any hint of a voice, speech or singing, and is at least
+    /// `shortestMusicAlone` long: the bed between two sentences 1.5 s apart stays heard.
+    @Test func musicAloneKeepsAwayFromVoices() {
+        let margin = SoundEventDetector.voiceMargin
+        let music = [SoundEvent(kind: .music, start: 0, end: 30), SoundEvent(kind: .music, start: 40, end: 41.9)]
+        let voices = [SoundEvent(kind: .speech, start: 10, end: 15), SoundEvent(kind: .singing, start: 14, end: 16),
+                      SoundEvent(kind: .speech, start: 17.5, end: 20)]
+        let alone = SoundEventDetector.musicAlone(music: music, voices: voices)
+        #expect(alone == [SoundEvent(kind: .music, start: 0, end: 10 - margin), SoundEvent(kind: .music, start: 20 + margin, end: 30)], "\(alone)")
+    }
+
+    /// The recogniser's audio is silent over music alone, ramped at the edges, and detectors skip it.
+    @Test func quietedAudioIsSilentWhereTheMusicPlaysAlone() throws {
+        let tone = MonoAudio(samples: (0 ..< 48_000).map { Float(sin(Double($0) * 0.1)) * 0.5 }, startTime: 2)
+        let quieted = QuietedAudio(tone, quieting: [2.5 ..< 3.0, 3.5 ..< 3.6])
+        let slice = try quieted.slice(from: 2.4, to: 4)
+        func peak(_ from: Double, _ to: Double) -> Float {
+            slice.slice(from: from, to: to).samples.map(abs).max() ?? 0
+        }
+        #expect(peak(2.5, 3.0) == 0 && peak(3.5, 3.6) == 0)
+        #expect(peak(2.4, 2.49) > 0.49 && peak(3.011, 3.49) > 0.49)
+        #expect(peak(2.495, 2.5) < 0.26)
+        #expect(quieted.silentSpans == [2.5 ..< 3.0, 3.5 ..< 3.6])
+        #expect(QuietedAudio(SilentLead(audio: tone, silence: 2 ..< 2.6), quieting: [2.5 ..< 3.0]).silentSpans == [2 ..< 3.0])
+    }
+
     @Test func framesBecomeEventsWithHysteresisBridgingAndAMinimumLength() {
         func frames(_ start: Double, music: [Float]) -> SoundFrames {
             SoundFrames(startTime: start, probabilities: music.flatMap { [0, 0, $0] })
