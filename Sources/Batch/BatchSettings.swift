@@ -43,6 +43,8 @@ public struct BatchSettings: Sendable, Codable, Equatable {
     /// `--shot-changes`: cues timed to the video's shot changes (found as ffmpeg's scdet finds
     /// them); nil when not asked.
     public var shotChanges: Bool?
+    /// `--sdh`: a label cue where music plays with no voice; nil when not asked.
+    public var sdh: Bool?
     /// nil: the notice in the caption language (`QualityNotice`).
     public var noticeText: String?
     /// Words whose calibrated confidence is below this are marked low-confidence.

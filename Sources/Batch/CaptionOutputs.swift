@@ -34,7 +34,8 @@ extension CaptionPipeline {
         let language = transcript.language
         let profile = settings.profile(for: language)
         let builder = try CueBuilder(profile: profile, fps: fps, language: language)
-        let built = builder.build(words: transcript.words, mediaEnd: mediaEnd, shotChanges: shotChanges)
+        let built = builder.build(words: transcript.words, mediaEnd: mediaEnd, shotChanges: shotChanges,
+                                  music: settings.sdh == true ? transcript.sounds?.musicAlone ?? [] : [])
         let quality = QualityReport(cues: built.cues, words: transcript.words, rules: builder.rules, lowConfidenceThreshold: settings.lowConfidence)
         let ass = ASSWriter(cues: built.cues, transcript: transcript, video: video, style: style, lowConfidenceThreshold: settings.lowConfidence,
                             noticeText: settings.noticeText ?? QualityNotice.text(for: language), karaoke: settings.karaoke == true)

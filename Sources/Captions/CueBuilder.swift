@@ -37,20 +37,57 @@ public struct CueBuilder: Sendable {
     /// `mediaEnd`: where the media ends, in seconds (`MediaProbe.mediaEnd`): no cue ends after
     /// it, even where a cue squeezed against it then breaks the profile's rules (reported).
     /// `shotChanges`: the video's shot changes (seconds), which cues are timed to (`ShotTiming`).
-    public func build(words input: [Word], mediaEnd: Double? = nil, shotChanges: [Double]? = nil) -> CueBuildResult {
+    /// `music`: stretches of music with no voice that get a label cue (`--sdh`), in order.
+    public func build(words input: [Word], mediaEnd: Double? = nil, shotChanges: [Double]? = nil, music: [SoundEvent] = []) -> CueBuildResult {
         var splits: [CueSplit] = []
         let limit = mediaEnd.map { max(0, Int(($0 * 1000).rounded(.down))) }
         let words = prepare(input, mediaEnd: limit, splits: &splits)
-        guard !words.isEmpty else { return CueBuildResult(cues: [], splits: splits, violations: []) }
-        let segments = segment(words, mediaEnd: limit)
-        var cues = place(segments, of: words, mediaEnd: limit, splits: &splits)
+        var cues = words.isEmpty ? [] : place(segment(words, mediaEnd: limit), of: words, mediaEnd: limit, splits: &splits)
         if let shotChanges {
             let timed = ShotTiming(changes: shotChanges, rules: rules).apply(cues)
             cues = timed.cues
             splits += timed.kept
         }
+        if !music.isEmpty { cues = labelled(cues, music: music, mediaEnd: limit, splits: &splits) }
         splits.sort { ($0.cue, $0.time) < ($1.cue, $1.time) }
         return CueBuildResult(cues: cues, splits: splits, violations: rules.violations(in: cues))
+    }
+
+    /// `cues` with a label cue (`SoundLabel.music`) where each stretch of `music` begins, shown
+    /// until the stretch ends (at most a cue's longest duration), kept clear of the cues about it
+    /// by the profile's gaps; a stretch with too little room left for the label gets none. The
+    /// splits' cue numbers follow the cues they name.
+    private func labelled(_ cues: [Cue], music: [SoundEvent], mediaEnd: Int?, splits: inout [CueSplit]) -> [Cue] {
+        let label = [SoundLabel.music(in: language)]
+        let gap = rules.timing.chainedGap, openGap = rules.timing.smallestOpenGap
+        var result: [Cue] = []
+        var next = 0
+        // Where each cue of `cues` went: the splits name those.
+        var placed: [Int] = []
+        for stretch in music {
+            let from = Int((stretch.start * 1000).rounded()), to = min(Int((stretch.end * 1000).rounded()), mediaEnd ?? .max)
+            while next < cues.count, cues[next].start < from {
+                placed.append(result.count)
+                result.append(cues[next])
+                next += 1
+            }
+            // A gap too short to leave open is chained, on either side.
+            var start = max(from, (result.last?.end ?? 0) + gap)
+            if let previous = result.last, start - previous.end < openGap { start = previous.end + gap }
+            let following = next < cues.count ? cues[next].start : Int.max
+            var end = min(to, start + rules.longestDuration, following - gap)
+            if following != .max, following - end < openGap { end = min(following - gap, start + rules.longestDuration) }
+            guard end - start >= rules.requiredDuration(lines: label) else { continue }
+            result.append(Cue(start: start, end: end, lines: label))
+        }
+        placed += (next..<cues.count).map { result.count + $0 - next }
+        result += cues[next...]
+        splits = splits.map { split in
+            var split = split
+            if split.cue > 0 { split.cue = placed[split.cue - 1] + 1 }
+            return split
+        }
+        return result
     }
 
     // MARK: - Words

@@ -17,6 +17,7 @@ private let batchOptions: [Option] = [
     Option("transcript-beside", help: "caption each input NAME.ext from the transcript NAME.txt beside it (as --transcript); an input without one is captioned from what is heard"),
     Option("shot-changes", help: "time cues to the video's shot changes (found as ffmpeg's scdet filter finds them, decoding the video once; kept per file): an in-time within 12 frames of a change moves onto it, an out-time ends 2 frames before it, unless a harder rule forbids it (said)"),
     Option("karaoke", help: "light each word as it is said: ASS \\kf sweeps (burned in with --burn) and WebVTT word timestamps; replaces the low-confidence colour in the ASS"),
+    Option("sdh", help: "captions for deaf and hard-of-hearing viewers: a cue such as [music] where music plays with no voice for 2 s or more (needs the music check, which Scripts/setup installs)"),
     Option("profile", value: "auto|NAME|FILE", help: "caption rules (default auto: by the caption language, netflix-fr, netflix-ja, …, else netflix-en); bbc, dcmp, any built-in name, or a JSON profile file"),
     Option("style", value: "NAME", help: "ASS style from Styles/: default, large, top"),
     Option("out", value: "DIR", help: "write outputs under DIR, mirroring the input folders (default: next to each video)"),
@@ -154,6 +155,7 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
     }
     if args.flag("karaoke") { settings.karaoke = true }
     if args.flag("shot-changes") { settings.shotChanges = true }
+    if args.flag("sdh") { settings.sdh = true }
     settings.transcript = try transcriptOption(args)
     if settings.transcript != nil, settings.translate == true {
         throw UsageError.invalidValue(option: "translate", value: "", reason: "a transcript's words are captioned as written; translate the transcript instead")
@@ -192,6 +194,10 @@ func loadEngines(_ args: ParsedArguments, settings: BatchSettings, store: ModelS
             store: store, whisperModel: args.value("model"), crossCheck: args.value("cross-check"), whisperOptions: options)
     } catch {
         throw asUsageError(error, args)
+    }
+    // Asked for by name, the music labels are a contract, not a warning.
+    if settings.sdh == true, let reason = engines.soundEvents.reason {
+        throw UsageError.invalidValue(option: "sdh", value: "", reason: "it needs the music check, which is off: \(reason)")
     }
     for warning in startupWarnings(engines, store: store) { printError("capforge: warning: \(warning)") }
     return engines

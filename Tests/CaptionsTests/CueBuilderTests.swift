@@ -20,6 +20,28 @@ import Testing
         #expect(cues.first?.text == "I went home.")
     }
 
+    /// `--sdh`: a label where each stretch of music alone begins, in the captions' language,
+    /// shown until it ends (at most a cue's longest duration), never over a spoken cue, with the
+    /// profile's gaps; the rules still hold, and the splits follow their cues' new numbers.
+    @Test func musicAloneGetsALabelCueBetweenTheSpokenOnes() throws {
+        let words = Self.timed("Welcome back to the show.", from: 12.4) + Self.timed("And now the news.", from: 30.0)
+        let music = [SoundEvent(kind: .music, start: 0.2, end: 12.1), SoundEvent(kind: .music, start: 14.8, end: 17.5),
+                     SoundEvent(kind: .music, start: 40, end: 60)]
+        let builder = try CueBuilder(fps: 25)
+        let built = builder.build(words: words, mediaEnd: 55, music: music)
+        #expect(built.cues.map(\.text) == ["[music]", "Welcome back to the show.", "[music]", "And now the news.", "[music]"], "\(built.cues)")
+        #expect(built.cues[0].start == 200 && built.cues[0].end == 7_200, "at most 7 s: \(built.cues[0])")
+        #expect(built.cues[2].start >= built.cues[1].end + 80 && built.cues[2].end <= 17_500, "\(built.cues)")
+        #expect(built.cues[4].start == 40_000 && built.cues[4].end == 47_000)
+        #expect(built.violations.isEmpty, "\(built.violations)")
+        #expect(try CueBuilder(fps: 25, language: Language("fr")!).build(words: [], music: music).cues.first?.text == "[musique]")
+        #expect(try CueBuilder(fps: 25, language: Language("fi")!).build(words: [], music: music).cues.first?.text == "♪")
+        // A squeezed cue's split names it by its place among the labels.
+        let squeezed = builder.build(words: Self.timed("We should go to the cinema together tomorrow evening after work.", from: 10), mediaEnd: 12.2,
+                                     music: [SoundEvent(kind: .music, start: 0, end: 9)])
+        #expect(squeezed.cues.first?.text == "[music]" && squeezed.splits.filter { $0.reason == .mediaEnd }.map(\.cue) == [squeezed.cues.count])
+    }
+
     /// Japanese captioned by base ended at 15.72 s on a 12.92 s video (issue 45): no cue ends after
     /// the media, and a cue squeezed below its reading time by the end is reported and counted.
     @Test func noCueEndsAfterTheMedia() throws {

@@ -184,7 +184,10 @@ public struct HallucinationGuard: Sendable {
             let alone = (i == 0 || group.first!.start - groups[i - 1].last!.end >= isolation)
                 && (i == groups.count - 1 || groups[i + 1].first!.start - group.last!.end >= isolation)
             let phrase = group.map { $0.text.lowercased().filter { $0.isLetter || $0 == " " } }.joined(separator: " ")
-            if alone, Self.stockPhrases.contains(phrase), meanConfidence(group[...]) < sureStockPhrase {
+            // Words drawn at a temperature were not the engine's sure choice, whatever they scored:
+            // its greedy decoding had failed there (base wrote a lone "you" at 0.90 so over a
+            // tone left heard between two stretches of music alone).
+            if alone, Self.stockPhrases.contains(phrase), meanConfidence(group[...]) < sureStockPhrase || group.contains(where: { $0.evidence?.sampled == true }) {
                 dropped += group
             } else {
                 kept += group

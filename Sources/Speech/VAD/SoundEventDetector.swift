@@ -170,11 +170,14 @@ public final class SoundEventDetector: Sendable {
         for event in music {
             var from = event.start
             for voice in voices where voice.end + voiceMargin > event.start && voice.start - voiceMargin < event.end {
-                alone.append(SoundEvent(kind: .music, start: from, end: voice.start - voiceMargin))
-                from = max(from, voice.end + voiceMargin)
+                alone.append(SoundEvent(kind: .music, start: from, end: Self.centiseconds(voice.start - voiceMargin)))
+                from = max(from, Self.centiseconds(voice.end + voiceMargin))
             }
             alone.append(SoundEvent(kind: .music, start: from, end: event.end))
         }
         return alone.filter { $0.duration >= shortestMusicAlone }
     }
+
+    /// Times to the frames' resolution (a sum of steps is not exact).
+    static func centiseconds(_ time: Double) -> Double { (time * 100).rounded() / 100 }
 }

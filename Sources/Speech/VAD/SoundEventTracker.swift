@@ -55,8 +55,7 @@ public struct SoundEventTracker: Sendable {
             for i in kinds.indices { close(i, at: end) }
         }
         for frame in 0 ..< frames.count {
-            // To the centisecond, the frames' resolution (a sum of steps is not).
-            let time = (frames.time(ofFrame: frame) * 100).rounded() / 100
+            let time = SoundEventDetector.centiseconds(frames.time(ofFrame: frame))
             for i in kinds.indices {
                 let p = frames[frame, kinds[i].kind]
                 if kinds[i].open == nil, p >= rules.enter {
@@ -66,7 +65,7 @@ public struct SoundEventTracker: Sendable {
                 }
             }
         }
-        if frames.count > 0 { end = (frames.endTime * 100).rounded() / 100 }
+        if frames.count > 0 { end = SoundEventDetector.centiseconds(frames.endTime) }
     }
 
     /// Every event, by start (speech before singing before music at the same start); the tracker is spent.

@@ -94,6 +94,10 @@ import Testing
         #expect(doubted.kept.isEmpty && doubted.dropped.map(\.word.text) == ["you"] && doubted.dropped.map(\.reason) == [.loneStockPhrase])
         let sure = guardian.check([word("Thank", 20.1, 20.4, 0.97), word("you.", 20.4, 20.8, 0.95)], speech: speech)
         #expect(sure.kept.count == 2 && sure.dropped.isEmpty)
+        // Drawn at a temperature, a high score is not the engine being sure.
+        var sampled = word("you", 20.1, 20.6, 0.95)
+        sampled.evidence = WordEvidence(minimumTokenProbability: 0.95, tokenCount: 1, segmentLogProbability: -0.1, sampled: true)
+        #expect(guardian.check([sampled], speech: speech).dropped.map(\.reason) == [.loneStockPhrase])
         // In the middle of a sentence "thank you" is just words.
         let amongWords = [word("well", 8.0, 8.3), word("thank", 9.1, 9.4, 0.5), word("you", 9.4, 9.7, 0.5), word("all", 10.0, 10.2)]
         #expect(guardian.check(amongWords, speech: speech).dropped.isEmpty)
