@@ -188,6 +188,8 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
     case tooFewArguments(expected: Int, got: Int)
     case tooManyArguments(extra: [String])
     case invalidValue(option: String, value: String, reason: String)
+    /// A flag this run cannot honour: `reason` completes "--option …".
+    case unmet(option: String, reason: String)
     case unknownCommand(String, suggestion: String?)
 
     public var description: String {
@@ -200,6 +202,7 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
         case .tooFewArguments(let expected, let got): return "expected at least \(expected) argument(s), got \(got)"
         case .tooManyArguments(let extra): return "unexpected argument(s): \(extra.joined(separator: " "))"
         case .invalidValue(let opt, let value, let reason): return "invalid value '\(value)' for '--\(opt)': \(reason)"
+        case .unmet(let opt, let reason): return "--\(opt) \(reason)"
         case .unknownCommand(let name, let suggestion):
             return "unknown command '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
         }

@@ -197,7 +197,7 @@ func loadEngines(_ args: ParsedArguments, settings: BatchSettings, store: ModelS
     }
     // Asked for by name, the music labels are a contract, not a warning.
     if settings.sdh == true, let reason = engines.soundEvents.reason {
-        throw UsageError.invalidValue(option: "sdh", value: "", reason: "it needs the music check, which is off: \(reason)")
+        throw UsageError.unmet(option: "sdh", reason: "needs the music check, which is off: \(reason)")
     }
     for warning in startupWarnings(engines, store: store) { printError("capforge: warning: \(warning)") }
     return engines

@@ -66,6 +66,42 @@ struct HallucinationEndToEndTests {
         #expect(output.musicAlone?.first.map { $0.start < 2.5 && $0.end > 11 } == true, "\(String(describing: output.musicAlone))")
     }
 
+    /// `--sdh` labels the intro's music in every format, before the first spoken cue and clear of
+    /// it; asked for without the music check, it is refused rather than quietly left out.
+    @Test func sdhLabelsTheMusicInEveryFormat() throws {
+        let folder = try scratchFolder("sdh")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try copyFixture("music-intro.mkv", to: folder)
+        let formats = ["srt", "vtt", "ass", "json", "ttml", "ebu-tt-d", "scc", "stl"]
+        let run = try CLI().run(["caption", folder.path, "--sdh", "--formats", formats.joined(separator: ","), "--lang", "en", "--model", "tiny.en"])
+        #expect(run.status == 0, "\(run.stderr)")
+        for name in ["music-intro.en.srt", "music-intro.en.vtt", "music-intro.en.ass", "music-intro.en.ttml", "music-intro.en.ebu-tt-d.xml"] {
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            #expect(text.contains("[music]"), "\(name): \(text.prefix(600))")
+        }
+        // The binary formats: STL's TTI text and SCC's byte pairs (parity bits set) spell it too.
+        let stl = try Data(contentsOf: folder.appendingPathComponent("music-intro.en.stl"))
+        #expect(stl.range(of: Data("[music]".utf8)) != nil)
+        let scc = try String(contentsOf: folder.appendingPathComponent("music-intro.en.scc"), encoding: .utf8)
+        #expect(scc.contains("5b6d") || scc.contains("db6d"), "\(scc.prefix(400))")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("music-intro.en.json"))) as! [String: Any]
+        let cues = json["cues"] as! [[String: Any]]
+        let firstWord = (json["words"] as! [[String: Any]]).map { $0["start"] as! Double }.min()!
+        #expect(cues.first?["lines"] as? [String] == ["[music]"] && (cues.first?["startMs"] as! Int) < 2500, "\(cues.prefix(2))")
+        #expect(Double(cues.first?["endMs"] as! Int) / 1000 < firstWord && (cues[1]["startMs"] as! Int) > (cues[0]["endMs"] as! Int))
+        #expect(((json["sounds"] as? [String: Any])?["events"] as? [[String: Any]])?.isEmpty == false)
+
+        var off = CLI()
+        let empty = try scratchFolder("no-music-check")
+        defer { try? FileManager.default.removeItem(at: empty) }
+        for model in ["ggml-tiny.en.bin"] {
+            try FileManager.default.createSymbolicLink(at: empty.appendingPathComponent(model), withDestinationURL: CLI.models.appendingPathComponent(model))
+        }
+        off.environment["CAPFORGE_MODELS"] = empty.path
+        let refused = try off.run(["caption", folder.path, "--sdh", "--force"])
+        #expect(refused.status == 2 && refused.stderr.contains("--sdh needs the music check, which is off: FireRedVAD's audio-event model"), "\(refused.stderr)")
+    }
+
     /// Tones, a melody, pulsing and white noise and silence: no words, chunked or whole, and
     /// what Whisper invented over them is reported as dropped, a warning line for each reason.
     @Test(arguments: [("ggml-base.bin", [String]()), ("ggml-tiny.en.bin", []), ("ggml-base.bin", ["--no-chunking"]),
