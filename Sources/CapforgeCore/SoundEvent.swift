@@ -27,11 +27,17 @@ public struct SoundScene: Sendable, Codable, Equatable {
     public var events: [SoundEvent]
     /// Music with no voice in or near it, in order and apart (each of kind `.music`).
     public var musicAlone: [SoundEvent]
+    /// The music with no voice in it that runs up to where a voice begins, in order: no word
+    /// starts there. Not written out (the events show it).
+    public var musicBeforeVoice: [SoundEvent] = []
 
-    public init(detector: String, events: [SoundEvent], musicAlone: [SoundEvent]) {
+    private enum CodingKeys: String, CodingKey { case detector, events, musicAlone }
+
+    public init(detector: String, events: [SoundEvent], musicAlone: [SoundEvent], musicBeforeVoice: [SoundEvent] = []) {
         self.detector = detector
         self.events = events
         self.musicAlone = musicAlone
+        self.musicBeforeVoice = musicBeforeVoice
     }
 
     /// `audio` as the recognisers hear it: silent where music plays alone.

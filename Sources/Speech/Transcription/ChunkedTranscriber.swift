@@ -56,18 +56,18 @@ public final class ChunkedTranscriber: Sendable {
 
     /// `speech`: the detector's regions when the caller already has them (they are computed once
     /// per file, and language detection needs them too); words outside them are checked by the
-    /// hallucination guard, as are words over `musicAlone` (music that `audio` has made silent:
-    /// a word there is mistimed or invented). Only the audio of the chunks being heard is in
+    /// hallucination guard, as are words over `sounds`' music alone (which `audio` has made
+    /// silent: a word there is mistimed or invented). Only the audio of the chunks being heard is in
     /// memory (one, or the modern engine's `windowsAtOnce`; without chunking, the whole audio is).
     public func transcribe(
-        _ audio: any AudioSource, plan: TierPlan, speech: [SpeechRegion]? = nil, musicAlone: [SoundEvent] = [], journal: TranscriptionJournal? = nil,
+        _ audio: any AudioSource, plan: TierPlan, speech: [SpeechRegion]? = nil, sounds: SoundScene? = nil, journal: TranscriptionJournal? = nil,
         cancellation: Cancellation = Cancellation(), progress: (ChunkProgress) -> Void = { _ in }
     ) throws -> Transcript {
         // The regions also check the words afterwards, chunked or not.
         let regions = try speech ?? planner.detector.speechRegions(across: audio)
         let entries = try heardChunks(of: audio, plan: plan, speech: regions, journal: journal, cancellation: cancellation, progress: progress)
         let joined = try joinedAtSeams(entries, of: audio, language: plan.language, cancellation: cancellation)
-        let checked = HallucinationGuard().check(joined.words.sorted { ($0.start, $0.end) < ($1.start, $1.end) }, speech: regions, musicAlone: musicAlone)
+        let checked = HallucinationGuard().check(joined.words.sorted { ($0.start, $0.end) < ($1.start, $1.end) }, speech: regions, sounds: sounds)
         // The engines (and models) that produced chunks or arbitrated words, not every installed one.
         let tiersUsed = Set(entries.compactMap { $0.record.outcome == .recognised ? $0.record.tier : nil } + checked.kept.map(\.tier))
         let identities = [Tier.modern, .basic].filter(tiersUsed.contains).compactMap { engines.engine($0, for: plan.language)?.identity }

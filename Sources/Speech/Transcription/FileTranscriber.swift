@@ -153,7 +153,7 @@ public final class FileTranscriber: Sendable {
                                      key: "\(place.key)-\(planned.plan.language)-\(pass.plan.mode.rawValue)\(pass.journalSuffix)")
         }
         var transcript = try pass.transcriber.transcribe(planned.sounds?.heard(audio) ?? audio, plan: pass.plan, speech: planned.speech,
-                                                         musicAlone: planned.sounds?.musicAlone ?? [], journal: journal,
+                                                         sounds: planned.sounds, journal: journal,
                                                          cancellation: cancellation, progress: progress)
         transcript.sounds = planned.sounds
         if transcript.chunks.contains(where: { $0.outcome == .failed }), !transcript.chunks.contains(where: { $0.outcome == .recognised }) {

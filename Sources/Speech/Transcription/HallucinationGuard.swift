@@ -53,14 +53,31 @@ public struct HallucinationGuard: Sendable {
         public var flagged: Int
     }
 
-    /// `heard` in time order; `speech` the detector's regions, in order; `musicAlone` the music
-    /// check's music without a voice, in order, which the recogniser heard as silence: a word
-    /// centred there is dropped, and one reaching into it is kept to the side its middle is on.
-    public func check(_ heard: [Word], speech: [SpeechRegion], musicAlone: [SoundEvent] = []) -> Verdict {
+    /// `heard` in time order; `speech` the detector's regions, in order; `sounds` what the music
+    /// check found. Its music alone the recogniser heard as silence: a word centred there is
+    /// dropped, and one reaching into it is kept to the side its middle is on. A word that starts
+    /// in music just before a voice begins starts with the voice.
+    public func check(_ heard: [Word], speech: [SpeechRegion], sounds: SoundScene? = nil) -> Verdict {
+        let musicAlone = sounds?.musicAlone ?? []
         let centred = { (word: Word) in musicAlone.contains { $0.start <= word.middle && word.middle < $0.end } }
         var verdict = checked(heard.filter { !centred($0) }.map { Self.outside(musicAlone, $0) }, speech: speech)
+        verdict.kept = Self.onVoice(verdict.kept, musicBeforeVoice: sounds?.musicBeforeVoice ?? [])
         verdict.dropped = (verdict.dropped + heard.filter(centred).dropped(.overMusic)).sorted { $0.word.start < $1.word.start }
         return verdict
+    }
+
+    /// `words` (in order) with a word that starts in a stretch of `musicBeforeVoice`, at most
+    /// `LeadingSilence.longestLead` before its end, starting there, with the voice: Whisper
+    /// pins a window's first word to its first sound, and the music left heard beside a voice is
+    /// sound (tiny.en started "Press" 0.31 s early, on a hard cut from music to speech).
+    static func onVoice(_ words: [Word], musicBeforeVoice: [SoundEvent]) -> [Word] {
+        var words = words
+        for stretch in musicBeforeVoice {
+            guard let first = words.firstIndex(where: { $0.start >= stretch.start }), words[first].start < stretch.end,
+                  stretch.end - words[first].start <= LeadingSilence.longestLead else { continue }
+            words.replaceSubrange(first..., with: LeadingSilence.moved(words[first...], to: stretch.end))
+        }
+        return words
     }
 
     private func checked(_ heard: [Word], speech: [SpeechRegion]) -> Verdict {

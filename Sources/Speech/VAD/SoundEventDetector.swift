@@ -152,9 +152,9 @@ public final class SoundEventDetector: Sendable {
             events.add(frames)
             voices.add(frames)
         }
-        let found = events.finish()
-        return SoundScene(detector: name, events: found,
-                          musicAlone: Self.musicAlone(music: found.filter { $0.kind == .music }, voices: voices.finish().filter { $0.kind != .music }))
+        let found = events.finish(), music = found.filter { $0.kind == .music }, heard = voices.finish().filter { $0.kind != .music }
+        return SoundScene(detector: name, events: found, musicAlone: Self.musicAlone(music: music, voices: heard),
+                          musicBeforeVoice: Self.musicBeforeVoice(music: music, voices: heard))
     }
 
     /// Music alone is this far from any hint of a voice: the voice tracker's edges lag a soft onset.
@@ -176,6 +176,17 @@ public final class SoundEventDetector: Sendable {
             alone.append(SoundEvent(kind: .music, start: from, end: event.end))
         }
         return alone.filter { $0.duration >= shortestMusicAlone }
+    }
+
+    /// For each of `voices` (in order of their starts) that begins in `music` with no other
+    /// voice sounding, the music before it back to where the last voice ended or the music began.
+    static func musicBeforeVoice(music: [SoundEvent], voices: [SoundEvent]) -> [SoundEvent] {
+        voices.compactMap { voice in
+            guard let event = music.first(where: { $0.start < voice.start && voice.start <= $0.end }),
+                  !voices.contains(where: { $0.start < voice.start && voice.start <= $0.end }) else { return nil }
+            let from = voices.filter { $0.end <= voice.start }.map(\.end).reduce(event.start, max)
+            return SoundEvent(kind: .music, start: from, end: voice.start)
+        }
     }
 
     /// Times to the frames' resolution (a sum of steps is not exact).

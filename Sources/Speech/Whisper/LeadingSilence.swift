@@ -14,13 +14,19 @@ enum LeadingSilence {
         guard let first = words.first, let sound = firstSound(in: audio), first.start < sound, sound - first.start <= longestLead else {
             return words
         }
-        var moved = words
-        for i in moved.indices where words[i].start < sound {
-            let length = words[i].duration
-            moved[i].start = sound
-            if words[i].end <= sound {
-                let next = i + 1 < words.count ? max(sound, words[i + 1].start) : .infinity
-                moved[i].end = min(sound + length, next)
+        return moved(words[...], to: sound)
+    }
+
+    /// `words` (in order) with those that start before `onset` starting there instead; a word
+    /// that ended before it keeps its length, up to the next word's start.
+    static func moved(_ words: ArraySlice<Word>, to onset: Double) -> [Word] {
+        var moved = Array(words)
+        for i in moved.indices where moved[i].start < onset {
+            let length = moved[i].duration, ended = moved[i].end <= onset
+            moved[i].start = onset
+            if ended {
+                let next = i + 1 < moved.count ? max(onset, moved[i + 1].start) : .infinity
+                moved[i].end = min(onset + length, next)
             }
         }
         return moved

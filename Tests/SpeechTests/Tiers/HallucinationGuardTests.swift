@@ -21,12 +21,23 @@ import Testing
     @Test func wordsOverMusicAloneAreDroppedAndTheFirstWordStartsOnTheVoice() {
         let music = [SoundEvent(kind: .music, start: 0.5, end: 12.0)]
         let words = [word("I've", 1.38, 1.6, 0.95), word("spent", 11.5, 12.6), word("nearly", 12.6, 13.0), word("two", 13.0, 13.2, 0.95)]
-        let verdict = guardian.check(words, speech: [SpeechRegion(start: 11.8, end: 14)], musicAlone: music)
+        let verdict = guardian.check(words, speech: [SpeechRegion(start: 11.8, end: 14)], sounds: SoundScene(detector: "test", events: [], musicAlone: music))
         #expect(verdict.dropped == [words[0]].dropped(.overMusic))
         #expect(verdict.kept.map(\.text) == ["spent", "nearly", "two"] && verdict.kept[0].start == 12.0 && verdict.kept[0].end == 12.6)
         // A word before the music that reaches into it ends where the music begins.
-        let before = guardian.check([word("so", 0.2, 0.7)], speech: [SpeechRegion(start: 0, end: 0.6)], musicAlone: music)
+        let before = guardian.check([word("so", 0.2, 0.7)], speech: [SpeechRegion(start: 0, end: 0.6)], sounds: SoundScene(detector: "test", events: [], musicAlone: music))
         #expect(before.kept.map(\.end) == [0.5])
+    }
+
+    /// The music kept heard beside a voice is sound Whisper pins a first word to: a word starting
+    /// there, within a second of the voice, starts with the voice; one that started earlier, or
+    /// a word before it that is the voice's, stays.
+    @Test func aWordStartingInTheMusicJustBeforeAVoiceStartsWithIt() {
+        let sounds = SoundScene(detector: "test", events: [], musicAlone: [SoundEvent(kind: .music, start: 0, end: 9.81)],
+                                musicBeforeVoice: [SoundEvent(kind: .music, start: 0, end: 10.11), SoundEvent(kind: .music, start: 20, end: 23)])
+        let words = [word("Press", 9.81, 9.99), word("eight", 10.2, 10.5), word("to", 20.5, 20.7), word("go", 20.8, 21.1)]
+        let kept = guardian.check(words, speech: [SpeechRegion(start: 9.7, end: 11), SpeechRegion(start: 20.4, end: 21.5)], sounds: sounds).kept
+        #expect(kept.map(\.start) == [10.11, 10.2, 20.5, 20.8] && abs(kept[0].end - 10.2) < 1e-9, "\(kept)")
     }
 
     @Test func textStretchedOverMusicIsDropped() {

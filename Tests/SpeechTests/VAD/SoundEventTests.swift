@@ -115,6 +115,16 @@ import WhisperRuntime
         #expect(alone == [SoundEvent(kind: .music, start: 0, end: 10 - margin), SoundEvent(kind: .music, start: 20 + margin, end: 30)], "\(alone)")
     }
 
+    /// The music before each voice that starts in music with no other voice sounding, back to
+    /// the voice before it or the music's start.
+    @Test func musicBeforeAVoiceRunsBackToTheLastVoice() {
+        let music = [SoundEvent(kind: .music, start: 0, end: 30)]
+        let voices = [SoundEvent(kind: .speech, start: 10, end: 15), SoundEvent(kind: .singing, start: 14, end: 16),
+                      SoundEvent(kind: .speech, start: 17.5, end: 20), SoundEvent(kind: .speech, start: 31, end: 33)]
+        #expect(SoundEventDetector.musicBeforeVoice(music: music, voices: voices)
+            == [SoundEvent(kind: .music, start: 0, end: 10), SoundEvent(kind: .music, start: 16, end: 17.5)])
+    }
+
     /// The recogniser's audio is silent over music alone, ramped at the edges, and detectors skip it.
     @Test func quietedAudioIsSilentWhereTheMusicPlaysAlone() throws {
         let tone = MonoAudio(samples: (0 ..< 48_000).map { Float(sin(Double($0) * 0.1)) * 0.5 }, startTime: 2)
