@@ -145,7 +145,8 @@ public final class SoundEventDetector: Sendable {
         return tracker.finish()
     }
 
-    /// The events of `source` and its music alone, from one pass over its frames.
+    /// The events of `source`, its music alone and the music before each voice, from one pass
+    /// over its frames.
     public func scene(of source: any AudioSource) throws -> SoundScene {
         var events = SoundEventTracker(), voices = SoundEventTracker(rules: .voice)
         try frames(across: source) { frames in
@@ -178,15 +179,20 @@ public final class SoundEventDetector: Sendable {
         return alone.filter { $0.duration >= shortestMusicAlone }
     }
 
-    /// For each of `voices` (in order of their starts) that begins in `music` with no other
-    /// voice sounding, the music before it back to where the last voice ended or the music began.
+    /// For each of `voices` (in order of their starts) that begins in `music`, or within
+    /// `voiceMargin` after it (music cut hard before a voice), with no other voice sounding, the
+    /// time before it back to where the last voice ended or the music began.
     static func musicBeforeVoice(music: [SoundEvent], voices: [SoundEvent]) -> [SoundEvent] {
-        voices.compactMap { voice in
-            guard let event = music.first(where: { $0.start < voice.start && voice.start <= $0.end }),
-                  !voices.contains(where: { $0.start < voice.start && voice.start <= $0.end }) else { return nil }
-            let from = voices.filter { $0.end <= voice.start }.map(\.end).reduce(event.start, max)
-            return SoundEvent(kind: .music, start: from, end: voice.start)
+        var found: [SoundEvent] = []
+        // The latest end of the voices before, and the first music event that may hold the next voice's start.
+        var lastEnd = -Double.infinity, index = 0
+        for voice in voices {
+            defer { lastEnd = max(lastEnd, voice.end) }
+            while index < music.count, music[index].end + voiceMargin < voice.start { index += 1 }
+            guard lastEnd < voice.start, index < music.count, music[index].start < voice.start else { continue }
+            found.append(SoundEvent(kind: .music, start: max(music[index].start, lastEnd), end: voice.start))
         }
+        return found
     }
 
     /// Times to the frames' resolution (a sum of steps is not exact).

@@ -120,9 +120,11 @@ import WhisperRuntime
     @Test func musicBeforeAVoiceRunsBackToTheLastVoice() {
         let music = [SoundEvent(kind: .music, start: 0, end: 30)]
         let voices = [SoundEvent(kind: .speech, start: 10, end: 15), SoundEvent(kind: .singing, start: 14, end: 16),
-                      SoundEvent(kind: .speech, start: 17.5, end: 20), SoundEvent(kind: .speech, start: 31, end: 33)]
+                      SoundEvent(kind: .speech, start: 17.5, end: 20), SoundEvent(kind: .speech, start: 30.2, end: 31),
+                      SoundEvent(kind: .speech, start: 32, end: 33)]
+        // The voice 0.2 s after the music stops counts (a hard cut); the one a second after the last voice does not.
         #expect(SoundEventDetector.musicBeforeVoice(music: music, voices: voices)
-            == [SoundEvent(kind: .music, start: 0, end: 10), SoundEvent(kind: .music, start: 16, end: 17.5)])
+            == [SoundEvent(kind: .music, start: 0, end: 10), SoundEvent(kind: .music, start: 16, end: 17.5), SoundEvent(kind: .music, start: 20, end: 30.2)])
     }
 
     /// The recogniser's audio is silent over music alone, ramped at the edges, and detectors skip it.
