@@ -31,9 +31,10 @@ public enum CaptionFiles {
         SubtitleFormat(fileExtension: url.pathExtension).flatMap(preference.firstIndex) ?? preference.count
     }
 
-    /// A subtitle file as a track: ASS with its styles, SRT and WebVTT as plain text. The
-    /// language comes from the name (`talk.fr.srt`), else `language`; the title, unless given,
-    /// names the language and, for captions Capforge made, how it made them. Errors name the file.
+    /// A subtitle file as a track: ASS with its styles, SRT and WebVTT as plain text, read a cue
+    /// at a time (a file of any size takes little memory). The language comes from the name
+    /// (`talk.fr.srt`), else `language`; the title, unless given, names the language and, for
+    /// captions Capforge made, how it made them. Errors name the file.
     public static func track(from url: URL, language fallback: Language?, title: String?) throws -> SubtitleTrack {
         let named = Language(url.deletingPathExtension().pathExtension)
         let language = named ?? fallback
@@ -43,14 +44,11 @@ public enum CaptionFiles {
         do {
             switch SubtitleFormat(fileExtension: url.pathExtension) {
             case .ass:
-                return .styled(try SubtitleReader.script(fileAt: url), language: language, title: title, source: url.path)
+                return try .styled(scriptAt: url, language: language, title: title)
             case .json, .stl:
                 throw CaptionFilesError.notSubtitles(path: url.path)
             case .srt, .vtt, .ttml, .ebuTTD, .scc, nil:
-                let document = try SubtitleReader.read(fileAt: url)
-                var track = SubtitleTrack.text(cues: document.cues, language: language, title: title, source: url.path)
-                track.readingWarnings = document.warnings
-                return track
+                return try .text(fileAt: url, language: language, title: title)
             }
         } catch let error as SubtitleReadError {
             throw CaptionFilesError.unreadable(path: url.path, reason: error)

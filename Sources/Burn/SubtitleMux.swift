@@ -86,7 +86,7 @@ private final class MuxSession {
     private let input: InputFile
     private let output: OutputFile
     private let copier: StreamCopier
-    private var added: [(stream: Int, encoder: SubtitleEncoder, events: [SubtitleTrack.Event], next: Int)] = []
+    private var added: [AddedTrack] = []
     private let kinds: [StreamSummary.Kind]
     private var report: [MuxedTrack] = []
     private var warnings: [BurnWarning] = []
@@ -105,9 +105,7 @@ private final class MuxSession {
         let end = try Self.mediaEnd(of: inputPath)
         expectedEnd = end
         var kept: [SubtitleTrack] = []
-        for track in tracks {
-            if let track = Self.bounded(track, end: end, warnings: &warnings) { kept.append(track) }
-        }
+        for track in tracks where try Self.keeps(track, end: end, warnings: &warnings) { kept.append(track) }
         if requiresCues, kept.isEmpty, !tracks.isEmpty {
             throw MuxError.noCues(tracks: tracks.map(\.name), videoEnd: end.map { Double($0) / 1000 })
         }
@@ -133,11 +131,11 @@ private final class MuxSession {
                 var kept = SubtitleTrack(kind: kind, header: track.header, events: events, language: track.stream.language, title: track.stream.title ?? "")
                 kept.isDefault = track.stream.isDefault
                 kept.isForced = track.stream.isForced
-                try add(kept, size: size, path: outputPath)
+                try add(kept, bounded: false, size: size, path: outputPath)
                 warnings.append(.subtitleConverted(index: track.stream.index, from: track.stream.codec, to: report[report.count - 1].codec))
             }
         }
-        for track in kept { try add(track, size: size, path: outputPath) }
+        for track in kept { try add(track, bounded: true, size: size, path: outputPath) }
         try output.writeHeader()
     }
 
@@ -158,38 +156,22 @@ private final class MuxSession {
         return end?.roundedMilliseconds
     }
 
-    /// The track with its events kept within the video (those starting at or after its end
-    /// left out, those running past it ending there) and their text within what a screen
-    /// shows (libavcodec's text encoders take time quadratic in an event's length); nil when
-    /// no event is left. What changed is said.
-    private static func bounded(_ track: SubtitleTrack, end: Int?, warnings: inout [BurnWarning]) -> SubtitleTrack? {
-        var track = track
-        var shortened = 0
-        for i in track.events.indices {
-            guard let kept = RenderLimits.cut(track.events[i].text) else { continue }
-            track.events[i].text = kept
-            shortened += 1
+    /// Whether the track keeps an event once held within the video (`WrittenEvents`); what
+    /// that changes is said.
+    private static func keeps(_ track: SubtitleTrack, end: Int?, warnings: inout [BurnWarning]) throws -> Bool {
+        var events = WrittenEvents(track, bounded: true, end: end, oneAtATime: false)
+        var kept = false
+        while try events.next() != nil { kept = true }
+        if events.cut > 0 { warnings.append(.eventTextCut(count: events.cut, characters: RenderLimits.maxEventCharacters)) }
+        if let end, events.clamped + events.dropped > 0 {
+            warnings.append(.cuesClamped(track: track.name, cut: events.clamped, dropped: events.dropped, videoEnd: Double(end) / 1000))
         }
-        if shortened > 0 { warnings.append(.eventTextCut(count: shortened, characters: RenderLimits.maxEventCharacters)) }
-        if let end {
-            let count = track.events.count
-            track.events.removeAll { $0.start >= end }
-            var cut = 0
-            for i in track.events.indices where track.events[i].end > end {
-                track.events[i].end = end
-                cut += 1
-            }
-            let dropped = count - track.events.count
-            if cut + dropped > 0 { warnings.append(.cuesClamped(track: track.name, cut: cut, dropped: dropped, videoEnd: Double(end) / 1000)) }
-        }
-        guard !track.events.isEmpty else {
-            warnings.append(.emptyTrackLeftOut(track: track.name))
-            return nil
-        }
-        return track
+        if !kept { warnings.append(.emptyTrackLeftOut(track: track.name)) }
+        return kept
     }
 
-    private func add(_ track: SubtitleTrack, size: (width: Int, height: Int), path: String) throws {
+    /// `bounded`: the track is one given, held within the video as `keeps` said.
+    private func add(_ track: SubtitleTrack, bounded: Bool, size: (width: Int, height: Int), path: String) throws {
         var track = track
         let title = SubtitleTrack.menuTitle(track.title)
         if title != track.title {
@@ -198,21 +180,15 @@ private final class MuxSession {
         }
         let codec: SubtitleCodec = output.isMOVFamily ? .movText : track.kind == .styled ? .ass : .subrip
         guard !output.refuses(codec) else { throw BurnError.subtitlesUnsupported(path: path, codec: codec.name) }
-        var events = track.events.sorted { ($0.start, $0.layer) < ($1.start, $1.layer) }
+        let end = bounded ? expectedEnd : nil
         if codec == .movText {
-            // A 3GPP text track shows one sample at a time: the notice is in the title, and an
-            // event still on screen when the next starts ends there.
-            events.removeAll { ASSDocument.isNotice($0.style) }
-            var shortened = 0
-            for i in events.indices.dropLast() where events[i].end > events[i + 1].start {
-                events[i].end = events[i + 1].start
-                shortened += 1
-            }
-            if shortened > 0 { warnings.append(.subtitlesShortened(track: track.title, count: shortened)) }
             // mov_text reads only the styles its events name, but libavcodec splits the whole
             // header in time quadratic in its lines (100,000 styles never finish) and looks each
             // event's style up one by one: the header keeps the styles used, and those are bounded.
-            let used = Set(events.map(\.style))
+            var events = WrittenEvents(track, bounded: bounded, end: end, oneAtATime: true)
+            var used: Set<String> = []
+            while let event = try events.next() { used.insert(event.style) }
+            if events.shortened > 0 { warnings.append(.subtitlesShortened(track: track.title, count: events.shortened)) }
             guard used.count <= Self.maxMovTextStyles else {
                 throw MuxError.tooManyStyles(track: track.name, count: used.count, limit: Self.maxMovTextStyles)
             }
@@ -230,7 +206,9 @@ private final class MuxSession {
             if output.isMOVFamily { tags.append(("handler_name", track.title)) }
         }
         let stream = try output.addStream(encodedBy: encoder, tags: tags, isDefault: track.isDefault, isForced: track.isForced)
-        added.append((stream, encoder, events, 0))
+        var events = WrittenEvents(track, bounded: bounded, end: end, oneAtATime: codec == .movText)
+        let first = try events.next()
+        added.append(AddedTrack(stream: stream, encoder: encoder, events: events, upcoming: first))
         report.append(MuxedTrack(codec: codec.name, languageTag: tag, title: track.title))
     }
 
@@ -275,14 +253,93 @@ private final class MuxSession {
 
     private func writeSubtitles(until milliseconds: Int) throws {
         for i in added.indices {
-            while added[i].next < added[i].events.count, added[i].events[added[i].next].start <= milliseconds {
-                let event = added[i].events[added[i].next]
+            while let event = added[i].upcoming, event.start <= milliseconds {
                 if let packet = try added[i].encoder.encode(
-                    text: event.text, style: event.style, layer: event.layer, start: event.start, end: event.end, readOrder: added[i].next) {
+                    text: event.text, style: event.style, layer: event.layer, start: event.start, end: event.end, readOrder: added[i].written) {
                     try output.write(packet, encodedBy: added[i].encoder, to: added[i].stream)
                 }
-                added[i].next += 1
+                added[i].written += 1
+                added[i].upcoming = try added[i].events.next()
             }
         }
+    }
+}
+
+/// A track being written: its stream, its encoder, and its events as they come.
+private struct AddedTrack {
+    let stream: Int
+    let encoder: SubtitleEncoder
+    var events: WrittenEvents
+    /// The next event to write, and how many were written before it.
+    var upcoming: SubtitleTrack.Event?
+    var written = 0
+}
+
+/// A track's events as they are written, read from its spool one at a time: in order; for a
+/// track given (`bounded`), their text within what a screen shows (libavcodec's text encoders
+/// take time quadratic in an event's length) and within the video (those starting at or after
+/// its `end` left out, those running past it ending there); for a 3GPP text track, which shows
+/// one sample at a time (`oneAtATime`), without the notice (it is in the title) and each event
+/// still on screen when the next starts ending there. Counts what it changed.
+private struct WrittenEvents {
+    private var source: SortedSpool<SubtitleTrack.Event>.Iterator
+    private let bounded: Bool
+    private let end: Int?
+    private let oneAtATime: Bool
+    /// The event after the one last returned, read ahead when one at a time.
+    private var following: SubtitleTrack.Event?
+    private var readAhead = false
+    private(set) var cut = 0
+    private(set) var clamped = 0
+    private(set) var dropped = 0
+    private(set) var shortened = 0
+
+    init(_ track: SubtitleTrack, bounded: Bool, end: Int?, oneAtATime: Bool) {
+        source = track.events.makeIterator()
+        self.bounded = bounded
+        self.end = end
+        self.oneAtATime = oneAtATime
+    }
+
+    mutating func next() throws -> SubtitleTrack.Event? {
+        guard oneAtATime else { return try kept() }
+        if !readAhead {
+            following = try shown()
+            readAhead = true
+        }
+        guard var event = following else { return nil }
+        following = try shown()
+        if let next = following, event.end > next.start {
+            event.end = next.start
+            shortened += 1
+        }
+        return event
+    }
+
+    private mutating func shown() throws -> SubtitleTrack.Event? {
+        while let event = try kept() {
+            if !ASSDocument.isNotice(event.style) { return event }
+        }
+        return nil
+    }
+
+    private mutating func kept() throws -> SubtitleTrack.Event? {
+        while var event = try source.next() {
+            guard bounded else { return event }
+            if let text = RenderLimits.cut(event.text) {
+                event.text = text
+                cut += 1
+            }
+            if let end, event.start >= end {
+                dropped += 1
+                continue
+            }
+            if let end, event.end > end {
+                event.end = end
+                clamped += 1
+            }
+            return event
+        }
+        return nil
     }
 }

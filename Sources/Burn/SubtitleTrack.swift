@@ -4,7 +4,7 @@ import Foundation
 
 /// One subtitle track to add to a video: its events in ASS form (what every libavcodec text
 /// encoder takes), whether the ASS styling is to be kept, and how players should name it.
-public struct SubtitleTrack: Sendable, Equatable {
+public struct SubtitleTrack: Sendable {
     public struct Event: Sendable, Equatable {
         /// Milliseconds from the video's start.
         public var start: Int
@@ -13,6 +13,9 @@ public struct SubtitleTrack: Sendable, Equatable {
         public var layer: Int
         /// The ASS `Text` field (`\N` breaks, `{...}` overrides).
         public var text: String
+
+        /// The order the muxer writes events in: by start, then layer (then as given).
+        static let isWrittenBefore: @Sendable (Event, Event) -> Bool = { ($0.start, $0.layer) < ($1.start, $1.layer) }
     }
 
     /// Text tracks become mov_text in MP4 and SRT in Matroska; styled ones ASS in Matroska
@@ -22,7 +25,11 @@ public struct SubtitleTrack: Sendable, Equatable {
     public var kind: Kind
     /// The ASS script's sections before its events (styles included).
     public var header: String
-    public var events: [Event]
+    /// In the order they are written (`Event.isWrittenBefore`); a file's are spooled to disk
+    /// when many, so a track of any size takes little memory. A file's events out of order are
+    /// sorted, not refused: a container holds packets in time order, and scripts grouped by
+    /// style or SRT files merged from two are common, so a file that muxed before muxes the same.
+    public var events: SortedSpool<Event>
     public var language: Language?
     public var title: String
     public var isDefault = false
@@ -34,6 +41,10 @@ public struct SubtitleTrack: Sendable, Equatable {
     public var readingWarnings: [String] = []
 
     public init(kind: Kind, header: String, events: [Event], language: Language?, title: String, source: String? = nil) {
+        self.init(kind: kind, header: header, events: SortedSpool(sorting: events, by: Event.isWrittenBefore), language: language, title: title, source: source)
+    }
+
+    private init(kind: Kind, header: String, events: SortedSpool<Event>, language: Language?, title: String, source: String?) {
         self.kind = kind
         self.header = header
         self.events = events
@@ -47,10 +58,19 @@ public struct SubtitleTrack: Sendable, Equatable {
 
     /// Plain cues, as an SRT file holds them.
     public static func text(cues: [Cue], language: Language?, title: String, source: String? = nil) -> SubtitleTrack {
-        let events = cues.map { cue in
-            Event(start: cue.start, end: cue.end, style: "Default", layer: 0, text: cue.lines.map(escapedForEncoders).joined(separator: "\\N"))
+        SubtitleTrack(kind: .text, header: plainHeader, events: cues.map(Event.init(plain:)), language: language, title: title, source: source)
+    }
+
+    /// The cues of a subtitle file of any size as plain text (an ASS script's in time order),
+    /// read a cue at a time; the file is bounded as `SubtitleReader.read` bounds it.
+    public static func text(fileAt url: URL, language: Language?, title: String) throws -> SubtitleTrack {
+        var warnings: [String] = []
+        let events = try SortedSpool(by: Event.isWrittenBefore) { add in
+            warnings = try SubtitleReader.forEachCue(fileAt: url, limit: SubtitleReader.sizeLimit) { try add(Event(plain: $0)) }.warnings
         }
-        return SubtitleTrack(kind: .text, header: plainHeader, events: events, language: language, title: title, source: source)
+        var track = SubtitleTrack(kind: .text, header: plainHeader, events: events, language: language, title: title, source: url.path)
+        track.readingWarnings = warnings
+        return track
     }
 
     /// A title as a player's menu can show it: control characters (an escape sequence from a
@@ -68,11 +88,19 @@ public struct SubtitleTrack: Sendable, Equatable {
 
     /// An ASS script with its styles, the Basic style and any notice event kept.
     public static func styled(_ script: ASSDocument, language: Language?, title: String, source: String? = nil) -> SubtitleTrack {
-        let events = script.events.compactMap { record -> Event? in
-            guard let start = record.startMilliseconds, let end = record.endMilliseconds else { return nil }
-            return Event(start: start, end: end, style: record.style, layer: record["Layer"].flatMap { Int($0) } ?? 0, text: record.text)
+        SubtitleTrack(kind: .styled, header: script.headerText, events: script.events.compactMap(Event.init(record:)), language: language, title: title, source: source)
+    }
+
+    /// An ASS script of any size with its styles, read an event at a time (checked as
+    /// `SubtitleReader.script` checks it); the file is bounded as `SubtitleReader.read` bounds it.
+    public static func styled(scriptAt url: URL, language: Language?, title: String) throws -> SubtitleTrack {
+        var header = ""
+        let events = try SortedSpool(by: Event.isWrittenBefore) { add in
+            header = try SubtitleReader.forEachEvent(ofScriptAt: url, limit: SubtitleReader.sizeLimit) { record in
+                if let event = Event(record: record) { try add(event) }
+            }.header
         }
-        return SubtitleTrack(kind: .styled, header: script.headerText, events: events, language: language, title: title, source: source)
+        return SubtitleTrack(kind: .styled, header: header, events: events, language: language, title: title, source: url.path)
     }
 
     /// What a viewer reads in the player's subtitle menu: the language, that the words were
@@ -101,4 +129,30 @@ public struct SubtitleTrack: Sendable, Equatable {
         \(ASSDocument.formatLine(ASSDocument.defaultEventFormat))
 
         """
+}
+
+extension SubtitleTrack.Event: Spoolable {
+    /// A plain cue: one line of text per cue line, escaped for the encoders.
+    init(plain cue: Cue) {
+        self.init(start: cue.start, end: cue.end, style: "Default", layer: 0, text: cue.lines.map(SubtitleTrack.escapedForEncoders).joined(separator: "\\N"))
+    }
+
+    /// A `Dialogue` record's event; nil when its times are not times (a notice left unchecked).
+    init?(record: ASSDocument.Record) {
+        guard let start = record.startMilliseconds, let end = record.endMilliseconds else { return nil }
+        self.init(start: start, end: end, style: record.style, layer: record["Layer"].flatMap { Int($0) } ?? 0, text: record.text)
+    }
+
+    public func spool(into writer: inout SpoolWriter) {
+        writer.write(start)
+        writer.write(end)
+        writer.write(style)
+        writer.write(layer)
+        writer.write(text)
+    }
+
+    public init(unspooling reader: inout SpoolReader) {
+        let start = reader.readInt(), end = reader.readInt(), style = reader.readString(), layer = reader.readInt()
+        self.init(start: start, end: end, style: style, layer: layer, text: reader.readString())
+    }
 }

@@ -22,9 +22,9 @@ public enum UserFileError: Error, CustomStringConvertible, Equatable {
 /// Small files the user names (a vocabulary, a caption profile, subtitles): only regular files
 /// are opened (a FIFO would block forever), and their size is bounded before reading.
 public enum UserFile {
-    /// The file opened for reading, with its size; anything but a regular file is refused
-    /// before it is opened.
-    public static func openRegular(_ url: URL, what: String) throws -> (handle: FileHandle, size: Int) {
+    /// The file opened for reading, with its size; anything but a regular file, or one larger
+    /// than `limit` bytes, is refused before it is opened.
+    public static func openRegular(_ url: URL, what: String, limit: Int? = nil) throws -> (handle: FileHandle, size: Int) {
         var info = stat()
         guard stat(url.path, &info) == 0 else {
             if errno == ENOENT || errno == ENOTDIR { throw UserFileError.missing(path: url.path, what: what) }
@@ -33,6 +33,7 @@ public enum UserFile {
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw UserFileError.notAFile(path: url.path, what: what, kind: OutputPolicy.kindName(info.st_mode))
         }
+        if let limit, info.st_size > limit { throw UserFileError.tooLarge(path: url.path, what: what, limit: limit) }
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
             throw UserFileError.unreadable(path: url.path, what: what, reason: String(cString: strerror(errno)))
         }
@@ -40,9 +41,8 @@ public enum UserFile {
     }
 
     public static func read(_ url: URL, what: String, limit: Int) throws -> Data {
-        let (handle, size) = try openRegular(url, what: what)
+        let (handle, _) = try openRegular(url, what: what, limit: limit)
         defer { try? handle.close() }
-        guard size <= limit else { throw UserFileError.tooLarge(path: url.path, what: what, limit: limit) }
         return try bytes(from: handle, count: limit + 1, url: url, what: what)
     }
 

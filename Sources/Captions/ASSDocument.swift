@@ -34,6 +34,12 @@ public struct ASSDocument: Sendable, Equatable {
         }
 
         var defaultFormat: [String] { self == .styles ? ASSDocument.defaultStyleFormat : ASSDocument.defaultEventFormat }
+
+        /// The section a `[…]` header line opens; nil for any other line.
+        static func opened(by line: String) -> Section? {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            return trimmed.hasPrefix("[") && trimmed.hasSuffix("]") ? Section(header: trimmed) : nil
+        }
     }
 
     /// One `Key: value, value, …` line of the styles or events, its values named by `format`.
@@ -82,11 +88,6 @@ public struct ASSDocument: Sendable, Equatable {
 
     public var text: String { lines.joined(separator: "\n") + "\n" }
 
-    /// Whether the first non-blank line is the `[Script Info]` header every ASS script starts with.
-    public var hasScriptInfoHeader: Bool {
-        lines.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.trimmingCharacters(in: .whitespaces).lowercased() == "[script info]"
-    }
-
     public static func isNotice(_ style: String) -> Bool {
         style.trimmingCharacters(in: .whitespaces).caseInsensitiveCompare(noticeStyle) == .orderedSame
     }
@@ -97,8 +98,7 @@ public struct ASSDocument: Sendable, Equatable {
     private var sections: [Section?] {
         var current: Section?
         return lines.map { line in
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("[") && trimmed.hasSuffix("]") { current = Section(header: trimmed) }
+            current = Section.opened(by: line) ?? current
             return current
         }
     }
@@ -113,16 +113,38 @@ public struct ASSDocument: Sendable, Equatable {
 
     /// The records with `key` in a section, each read with the `Format:` line above it.
     public func records(_ key: String, in section: Section) -> [Record] {
-        var format = section.defaultFormat
-        var records: [Record] = []
-        for (index, owner) in zip(lines.indices, sections) where owner == section {
-            if let value = Self.value(of: "Format", in: lines[index]) {
-                format = Self.fields(value)
-            } else if let value = Self.value(of: key, in: lines[index]) {
-                records.append(Record(line: index, key: key, format: format, values: Self.values(value, format: format)))
-            }
+        var scanner = RecordScanner(key, in: section)
+        return lines.indices.compactMap { index in
+            if case .record(let record) = scanner.scan(lines[index], index: index) { record } else { nil }
         }
-        return records
+    }
+
+    /// A section's `Format:` lines and records of one key, read a line at a time in order (a
+    /// script too large to hold is read so).
+    struct RecordScanner {
+        enum Line { case format([String]), record(Record) }
+
+        let key: String
+        let section: Section
+        private var current: Section?
+        private var format: [String]
+
+        init(_ key: String, in section: Section) {
+            self.key = key
+            self.section = section
+            format = section.defaultFormat
+        }
+
+        /// What line `index` is in the section; nil when it is outside it or neither.
+        mutating func scan(_ line: String, index: Int) -> Line? {
+            current = Section.opened(by: line) ?? current
+            guard current == section else { return nil }
+            if let value = ASSDocument.value(of: "Format", in: line) {
+                format = ASSDocument.fields(value)
+                return .format(format)
+            }
+            return ASSDocument.value(of: key, in: line).map { .record(Record(line: index, key: key, format: format, values: ASSDocument.values($0, format: format))) }
+        }
     }
 
     public var styles: [Record] { records("Style", in: .styles) }
@@ -139,10 +161,13 @@ public struct ASSDocument: Sendable, Equatable {
     /// Matroska and libavcodec keep of an ASS track apart from its events. Sections after the
     /// events (embedded fonts, graphics) are left out.
     public var headerText: String {
-        let owners = sections
-        let before = lines.indices.prefix { owners[$0] != .events }.map { lines[$0] }
+        Self.headerText(lines.prefix { Section.opened(by: $0) != .events })
+    }
+
+    /// `headerText` of a script whose lines before its events are `before`.
+    static func headerText(_ before: some Collection<String>) -> String {
         var header = Array(before.reversed().drop { $0.trimmingCharacters(in: .whitespaces).isEmpty }.reversed())
-        header += ["", Section.events.header, Self.formatLine(Self.defaultEventFormat)]
+        header += ["", Section.events.header, formatLine(defaultEventFormat)]
         return header.joined(separator: "\n") + "\n"
     }
 

@@ -4,13 +4,55 @@ import CapforgeCore
 /// (a line number for every malformed event).
 enum ASSReader {
     static func cues(_ document: ASSDocument) throws -> [Cue] {
-        guard document.hasScriptInfoHeader else {
-            throw SubtitleReadError.missingHeader(format: "ASS", expected: "[Script Info]")
+        var events = Events()
+        var cues: [Cue] = []
+        for (index, line) in document.lines.enumerated() {
+            if let cue = try events.add(line, index: index)?.cue { cues.append(cue) }
         }
-        for format in document.formats(in: .events) where format.fields.last != "Text" || !["Start", "End"].allSatisfy(format.fields.contains) {
-            throw SubtitleReadError.malformedEvent(line: format.line + 1, reason: "the Format line must list Start and End and end with Text")
+        try events.finish()
+        return cues
+    }
+
+    /// A `Dialogue` event, checked, with the caption it shows (nil for the notice).
+    struct Event {
+        let record: ASSDocument.Record
+        let cue: Cue?
+    }
+
+    /// A script's events a line at a time, so a script of any size is read in the memory of
+    /// one line; the first problem in the file is the one reported, whole or streamed.
+    struct Events {
+        private var started = false
+        private var scanner = ASSDocument.RecordScanner("Dialogue", in: .events)
+
+        /// The event line `index` (from 0) holds, if it holds one.
+        mutating func add(_ line: String, index: Int) throws -> Event? {
+            guard started else {
+                guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+                // The first line that is not blank must be the header every script starts with.
+                guard ASSDocument.Section.opened(by: line) == .scriptInfo else { throw Self.missingHeader }
+                started = true
+                return nil
+            }
+            switch scanner.scan(line, index: index) {
+            case .format(let fields):
+                guard fields.last == "Text", ["Start", "End"].allSatisfy(fields.contains) else {
+                    throw SubtitleReadError.malformedEvent(line: index + 1, reason: "the Format line must list Start and End and end with Text")
+                }
+                return nil
+            case .record(let record):
+                return Event(record: record, cue: try ASSReader.cue(record))
+            case nil:
+                return nil
+            }
         }
-        return try document.events.compactMap(cue)
+
+        /// Ends the script: one without a line but blank ones has no header either.
+        func finish() throws {
+            guard started else { throw Self.missingHeader }
+        }
+
+        private static let missingHeader = SubtitleReadError.missingHeader(format: "ASS", expected: "[Script Info]")
     }
 
     private static func cue(_ event: ASSDocument.Record) throws -> Cue? {

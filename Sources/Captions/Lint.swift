@@ -99,6 +99,12 @@ public enum Lint {
     /// warnings to keep (nil: all).
     public static func check(fileAt url: URL, profile given: CaptionProfile? = nil, fps: Double? = nil, video: LintVideo? = nil,
                              listing: Int? = listLimit) throws -> LintReport {
+        try check(url, profile: given, fps: fps, video: video, listing: listing) { try SubtitleReader.forEachCue(fileAt: url, $0) }
+    }
+
+    /// `check` with the file's cues from `read` (which says how it read them).
+    static func check(_ url: URL, profile given: CaptionProfile?, fps: Double?, video: LintVideo?, listing: Int?,
+                      read: ((Cue) throws -> Void) throws -> (format: SubtitleFormat, encoding: TextEncoding, warnings: [String])) throws -> LintReport {
         let language = Language(url.deletingPathExtension().pathExtension) ?? .english
         let profile = given ?? CaptionProfile.forLanguage(language)
         // ASS times are centiseconds: a two-frame gap at 24 fps (83.3 ms) can only be written as 80 or 90 ms.
@@ -106,7 +112,7 @@ public enum Lint {
         let rules = try CueRules(profile: profile, framesPerSecond: fps ?? video?.framesPerSecond, resolution: format == .ass ? 10 : 1)
         var checker = CueChecker(rules: rules, breakRules: BreakRules.forLanguage(language), videoEnd: video?.duration, listing: listing,
                                  shots: video?.shotChanges.map { ShotTiming(changes: $0, rules: rules) })
-        let read = try SubtitleReader.forEachCue(fileAt: url) { checker.add($0) }
+        let read = try read { checker.add($0) }
         checker.finish()
         return LintReport(file: url, format: read.format, encoding: read.encoding, cueCount: checker.count, profile: profile, video: video,
                           framesPerSecond: rules.timing.framesPerSecond, violations: checker.violations, violationCounts: checker.counts,

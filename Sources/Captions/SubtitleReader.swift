@@ -25,9 +25,11 @@ public enum SubtitleReader {
     }
 
     /// A feature film's subtitles are well under a megabyte; the bound keeps a wrong path
-    /// (a video, a disk image) from being read whole.
+    /// (a video, a disk image) from being read whole, or taken for a track.
+    public static let sizeLimit = 64_000_000
+
     private static func contents(of url: URL) throws -> Data {
-        try UserFile.read(url, what: "subtitle file", limit: 64_000_000)
+        try UserFile.read(url, what: "subtitle file", limit: sizeLimit)
     }
 
     /// Reads bytes; without a format, it is recognised from the content.
@@ -96,57 +98,128 @@ public enum SubtitleReader {
         }
     }
 
-    /// Calls `body` with each cue of a subtitle file in file order, holding one cue at a time: an
-    /// SRT or WebVTT file in 8-bit text is read in pieces (twice: once to choose its encoding as
-    /// `read` would, once to parse), so its size does not matter. ASS, XML and UTF-16 files are
-    /// read whole (up to `read`'s bound) and handed on in time order. Returns how the file was read
+    /// Calls `body` with each cue of a subtitle file, holding few at a time, so its size does not
+    /// matter: SRT and WebVTT in file order (players read them so), an ASS script's events in
+    /// time order (renderers show them so, and `read` gives them so), sorted through a temporary
+    /// file when there are many. TTML and SCC are read whole (up to `read`'s bound) and handed on
+    /// in time order. `limit` bounds the file's size as `read` does. Returns how the file was read
     /// and what reading it assumed or left out.
-    public static func forEachCue(fileAt url: URL, _ body: (Cue) throws -> Void) throws -> (format: SubtitleFormat, encoding: TextEncoding, warnings: [String]) {
+    public static func forEachCue(fileAt url: URL, limit: Int? = nil, _ body: (Cue) throws -> Void) throws -> (format: SubtitleFormat, encoding: TextEncoding, warnings: [String]) {
         let head = try UserFile.head(url, what: "subtitle file", count: 4096)
         let named = SubtitleFormat(fileExtension: url.pathExtension).flatMap { $0.isReadable ? $0 : nil }
-        let headLines = String(decoding: head, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
-        let format = named ?? detect(headLines)
-        guard format == .srt || format == .vtt, !TextDecoding.isUTF16(head) else {
+        let format = named ?? detect(TextDecoding.preview(head).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init))
+        switch format {
+        case .ass:
+            var encoding = TextEncoding.utf8
+            let cues = try SortedSpool<FileCue>(by: { $0.cue.start < $1.cue.start }) { add in
+                encoding = try forEachScriptLine(ofFileAt: url, head: head, limit: limit) { _, event in
+                    if let cue = event?.cue { try add(FileCue(cue: cue)) }
+                }
+            }
+            try cues.forEach { try body($0.cue) }
+            return (format, encoding, [])
+        case .ttml, .ebuTTD, .scc:
             let document = try read(fileAt: url)
             try document.cues.forEach(body)
             return (document.format, document.encoding, document.warnings)
-        }
-        var sniffer = TextDecoding.EightBitSniffer()
-        try forEachLinePiece(of: url) { try sniffer.feed($0) }
-        let encoding = try sniffer.encoding()
-        var splitter = BlockSplitter()
-        var number = 0
-        var first = true
-        // WebVTT's first block is its header, on the first line; its NOTE, STYLE and REGION blocks hold no cue.
-        var header = format == .vtt
-        func take(_ block: (line: Int, lines: [String])) throws {
-            guard !header else {
-                try WebVTTReader.checkHeader(block.line == 1 ? block.lines.first : nil)
-                header = false
-                return
+        case .srt, .vtt, .json, .stl:
+            var splitter = BlockSplitter()
+            // WebVTT's first block is its header, on the first line; its NOTE, STYLE and REGION blocks hold no cue.
+            var header = format == .vtt
+            func take(_ block: (line: Int, lines: [String])) throws {
+                guard !header else {
+                    try WebVTTReader.checkHeader(block.line == 1 ? block.lines.first : nil)
+                    header = false
+                    return
+                }
+                let cue = format == .vtt ? try WebVTTReader.cue(block.lines, line: block.line) : try SRTReader.cue(block.lines, line: block.line)
+                if let cue { try body(cue) }
             }
-            let cue = format == .vtt ? try WebVTTReader.cue(block.lines, line: block.line) : try SRTReader.cue(block.lines, line: block.line)
-            if let cue { try body(cue) }
-        }
-        try forEachLinePiece(of: url) { piece in
-            let bytes = first && sniffer.hasBOM ? piece.dropFirst(3) : piece
-            first = false
-            var lines = try TextDecoding.decode(bytes, as: encoding).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-            // A piece ends at a line break: the empty text after it begins the next piece's line.
-            if piece.last == 0x0A || piece.last == 0x0D { lines.removeLast() }
-            for line in lines {
-                number += 1
-                if let block = splitter.add(String(line), number: number) { try take(block) }
+            let encoding = try forEachLine(ofFileAt: url, head: head, limit: limit) { line, number in
+                if let block = splitter.add(line, number: number) { try take(block) }
             }
+            if let block = splitter.finish() { try take(block) }
+            if header { try WebVTTReader.checkHeader(nil) }
+            return (format, encoding, [])
         }
-        if let block = splitter.finish() { try take(block) }
-        if header { try WebVTTReader.checkHeader(nil) }
-        return (format, encoding, [])
     }
 
-    /// The file in pieces of about a megabyte, each ending at a line break (the last at the end).
-    private static func forEachLinePiece(of url: URL, _ body: (ArraySlice<UInt8>) throws -> Void) throws {
-        let (handle, _) = try UserFile.openRegular(url, what: "subtitle file")
+    /// Calls `body` with each `Dialogue` event of an ASS script in file order, the notice's
+    /// included, each checked as `script` checks it, holding one at a time. Returns the script's
+    /// `headerText` (its styles) and how it was read. `limit` bounds the file's size as `read` does.
+    public static func forEachEvent(ofScriptAt url: URL, limit: Int? = nil, _ body: (ASSDocument.Record) throws -> Void) throws -> (header: String, encoding: TextEncoding) {
+        var before: [String] = []
+        var inEvents = false
+        let encoding = try forEachScriptLine(ofFileAt: url, head: try UserFile.head(url, what: "subtitle file", count: 4096), limit: limit) { line, event in
+            inEvents = inEvents || ASSDocument.Section.opened(by: line) == .events
+            if !inEvents { before.append(line) }
+            if let event { try body(event.record) }
+        }
+        return (ASSDocument.headerText(before), encoding)
+    }
+
+    /// Each line of an ASS script with the event it holds, checked.
+    private static func forEachScriptLine(ofFileAt url: URL, head: Data, limit: Int?, _ body: (String, ASSReader.Event?) throws -> Void) throws -> TextEncoding {
+        var events = ASSReader.Events()
+        let encoding = try forEachLine(ofFileAt: url, head: head, limit: limit) { line, number in
+            try body(line, try events.add(line, index: number - 1))
+        }
+        try events.finish()
+        return encoding
+    }
+
+    /// A cue read from a file (it has no words) as a spool keeps it.
+    private struct FileCue: Spoolable {
+        let cue: Cue
+
+        init(cue: Cue) { self.cue = cue }
+
+        func spool(into writer: inout SpoolWriter) {
+            writer.write(cue.start)
+            writer.write(cue.end)
+            writer.write(cue.lines.count)
+            cue.lines.forEach { writer.write($0) }
+        }
+
+        init(unspooling reader: inout SpoolReader) {
+            let start = reader.readInt(), end = reader.readInt()
+            cue = Cue(start: start, end: end, lines: (0..<reader.readInt()).map { _ in reader.readString() })
+        }
+    }
+
+    /// Calls `body` with each line of a subtitle file and its number (from 1), decoded as `read`
+    /// decodes the file whole (`head` is its start), a piece at a time. 8-bit text is read twice:
+    /// once to choose its encoding, once to decode it. Returns the encoding.
+    private static func forEachLine(ofFileAt url: URL, head: Data, limit: Int?, _ body: (String, Int) throws -> Void) throws -> TextEncoding {
+        let encoding: TextEncoding
+        let mark: Int
+        if let utf16 = TextDecoding.utf16Encoding(head) {
+            (encoding, mark) = (utf16, 2)
+        } else {
+            var sniffer = TextDecoding.EightBitSniffer()
+            try forEachLinePiece(of: url, limit: limit, encoding: nil) { try sniffer.feed($0) }
+            (encoding, mark) = (try sniffer.encoding(), sniffer.hasBOM ? 3 : 0)
+        }
+        var number = 0
+        var first = true
+        try forEachLinePiece(of: url, limit: limit, encoding: encoding) { piece in
+            let text = try TextDecoding.decode(first ? piece.dropFirst(mark) : piece, as: encoding)
+            first = false
+            var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            // A piece ends at a line break: the empty text after it begins the next piece's line.
+            if text.unicodeScalars.last == "\n" || text.unicodeScalars.last == "\r" { lines.removeLast() }
+            for line in lines {
+                number += 1
+                try body(String(line), number)
+            }
+        }
+        return encoding
+    }
+
+    /// The file in pieces of about a megabyte, each ending at a line break (the last at the end)
+    /// and holding whole characters of `encoding` (nil: 8-bit text, not yet known which).
+    private static func forEachLinePiece(of url: URL, limit: Int?, encoding: TextEncoding?, _ body: (ArraySlice<UInt8>) throws -> Void) throws {
+        let (handle, _) = try UserFile.openRegular(url, what: "subtitle file", limit: limit)
         defer { try? handle.close() }
         var carried: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: pieceBytes)
@@ -156,18 +229,28 @@ public enum SubtitleReader {
             guard n >= 0 else { throw UserFileError.unreadable(path: url.path, what: "subtitle file", reason: String(cString: strerror(errno))) }
             guard n > 0 else { break }
             carried += buffer[..<n]
-            // Old Mac files end lines with a carriage return alone.
-            guard let lastFeed = carried.lastIndex(of: 0x0A) ?? carried.lastIndex(of: 0x0D) else {
+            guard let end = lineBreakEnd(carried, encoding: encoding) else {
                 // No subtitle has a megabyte-long line; a file without line breaks is not one.
                 guard carried.count <= pieceBytes * 4 else {
                     throw SubtitleReadError.undecodable(reason: "no line break in its first \(carried.count / 1_000_000) MB: not a subtitle file")
                 }
                 continue
             }
-            try body(carried[...lastFeed])
-            carried.removeSubrange(...lastFeed)
+            try body(carried[..<end])
+            carried.removeSubrange(..<end)
         }
         if !carried.isEmpty { try body(carried[...]) }
+    }
+
+    /// Where a piece of `bytes` can end: after its last line feed, else (old Mac files end lines
+    /// with a carriage return alone) after a carriage return that is not the last unit, which
+    /// could be the first half of a CR LF. Counted in code units for UTF-16 text.
+    private static func lineBreakEnd(_ bytes: [UInt8], encoding: TextEncoding?) -> Int? {
+        func end(_ units: [some BinaryInteger]) -> Int? {
+            (units.lastIndex(of: 0x0A) ?? units.dropLast().lastIndex(of: 0x0D)).map { $0 + 1 }
+        }
+        guard encoding == .utf16LE || encoding == .utf16BE else { return end(bytes) }
+        return end(TextDecoding.units(bytes.prefix(bytes.count / 2 * 2), littleEndian: encoding == .utf16LE)).map { $0 * 2 }
     }
 
     static let pieceBytes = 1 << 20

@@ -108,6 +108,19 @@ enum TextDecoding {
         head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF])
     }
 
+    /// The UTF-16 encoding a byte order mark at the start of `head` names; nil for 8-bit text.
+    static func utf16Encoding(_ head: some Collection<UInt8>) -> TextEncoding? {
+        isUTF16(head) ? (head.first == 0xFF ? .utf16LE : .utf16BE) : nil
+    }
+
+    /// The start of a file as text, enough to recognise its format: what does not decode (a
+    /// character cut at the end) is replaced.
+    static func preview(_ head: Data) -> String {
+        guard let encoding = utf16Encoding(head) else { return String(decoding: head, as: UTF8.self) }
+        let bytes = [UInt8](head.dropFirst(2))
+        return String(decoding: units(bytes.prefix(bytes.count / 2 * 2), littleEndian: encoding == .utf16LE), as: UTF16.self)
+    }
+
     /// `decode`'s choice among UTF-8, Windows-1252 and Latin-1, made from bytes fed a piece at a
     /// time, so a large file is judged without being in memory whole. Each piece must end at a
     /// line feed (or the end of the text): no UTF-8 sequence spans one.
@@ -159,14 +172,18 @@ enum TextDecoding {
 
     private static func decodeUTF16(_ bytes: ArraySlice<UInt8>, littleEndian: Bool) throws -> String {
         guard bytes.count % 2 == 0 else { throw SubtitleReadError.undecodable(reason: "odd number of bytes for UTF-16") }
-        let units = stride(from: bytes.startIndex, to: bytes.endIndex, by: 2).map { index -> UInt16 in
-            let first = UInt16(bytes[index]), second = UInt16(bytes[index + 1])
-            return littleEndian ? first | second << 8 : first << 8 | second
-        }
-        guard let text = String(validating: units, as: UTF16.self) else {
+        guard let text = String(validating: units(bytes, littleEndian: littleEndian), as: UTF16.self) else {
             throw SubtitleReadError.undecodable(reason: "invalid UTF-16")
         }
         return text
+    }
+
+    /// The UTF-16 code units of an even number of bytes.
+    static func units(_ bytes: ArraySlice<UInt8>, littleEndian: Bool) -> [UInt16] {
+        stride(from: bytes.startIndex, to: bytes.endIndex, by: 2).map { index -> UInt16 in
+            let first = UInt16(bytes[index]), second = UInt16(bytes[index + 1])
+            return littleEndian ? first | second << 8 : first << 8 | second
+        }
     }
 
     private static func checked(_ text: String) throws -> String {

@@ -119,39 +119,47 @@ import Testing
     // MARK: lint of a huge file
 
     /// 1.5 M cues (60 MB) checked cue by cue: the first violations listed, every one counted. A
-    /// WebVTT file as well (a 13 MB one was read whole: 185 MB), its NOTE blocks passed over.
-    @Test(arguments: ["srt", "vtt"]) func lintOfAMillionAndAHalfCuesStreams(format: String) throws {
+    /// WebVTT file as well (a 13 MB one was read whole: 185 MB), its NOTE blocks passed over; an
+    /// ASS script (88 MB: it was read whole, 613 MB for 1 M events), its events in time order, so
+    /// the early cue is an overlap; an SRT in UTF-16 (135 MB: it was read whole, 412 MB for 0.7 M cues).
+    @Test(arguments: ["srt", "vtt", "ass", "utf16.srt"]) func lintOfAMillionAndAHalfCuesStreams(format: String) throws {
         let folder = try scratchFolder("hostile-lint")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let srt = folder.appendingPathComponent("huge.en.\(format)")
-        try Self.writeCues(1_500_000, to: srt, webVTT: format == "vtt")
-        let size = (try FileManager.default.attributesOfItem(atPath: srt.path)[.size] as? Int) ?? 0
+        let file = folder.appendingPathComponent("huge.en.\(format)")
+        try Self.writeCues(1_500_000, to: file)
+        let size = (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
         #expect(size > 55_000_000, "\(size) bytes")
-        let result = try run(["lint", srt.path, "--fps", "25"])
-        try? FileManager.default.removeItem(at: srt)
+        let result = try run(["lint", file.path, "--fps", "25"])
+        try? FileManager.default.removeItem(at: file)
         #expect(result.status == 1, "\(result.output)")
         #expect(result.peakMegabytes < 130)
-        // Every gap is unchained but the two beside the early cue, which is out of order.
+        // Every gap is unchained but the two beside the early cue, which is out of order (or, sorted, overlapped).
+        let early = format == "ass" ? "overlap 1, unchained-gap 1499997" : "unchained-gap 1499997, out-of-order 1"
         #expect(result.stdout.contains("1500000 cues") && result.stdout.contains("1498998 more violations not listed")
-                && result.stdout.contains("1499998 violations (unchained-gap 1499997, out-of-order 1)"), "\(result.stdout.suffix(2000))")
+                && result.stdout.contains("1499998 violations (\(early))"), "\(result.stdout.suffix(2000))")
     }
 
     /// Cues of one word, 1.5 s each, 100 ms apart (an unchained gap at 25 fps), written a block at
-    /// a time; cue 1000 starts too early (out of order). As WebVTT: a header, and a NOTE every 1000 cues.
-    static func writeCues(_ count: Int, to url: URL, webVTT: Bool = false) throws {
+    /// a time; cue 1000 starts too early (out of order). As the file's extension says: WebVTT with
+    /// a header and a NOTE every 1000 cues, ASS events, or (`.utf16.srt`) SRT in UTF-16LE.
+    static func writeCues(_ count: Int, to url: URL) throws {
+        let format = url.pathExtension == "srt" ? url.deletingPathExtension().pathExtension : url.pathExtension
         FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         func clock(_ ms: Int) -> String {
-            String(format: "%02d:%02d:%02d\(webVTT ? "." : ",")%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
+            format == "ass" ? String(format: "%d:%02d:%02d.%02d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000 / 10)
+                : String(format: "%02d:%02d:%02d\(format == "vtt" ? "." : ",")%03d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
         }
-        var block = webVTT ? "WEBVTT\n\n" : ""
+        var block = ["vtt": "WEBVTT\n\n", "ass": "[Script Info]\nScriptType: v4.00+\n\n[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n"][format] ?? ""
+        if format == "utf16" { try handle.write(contentsOf: Data([0xFF, 0xFE])) }
         for index in 1...count {
             let start = index == 1000 ? 0 : (index - 1) * 1600
-            if webVTT && index % 1000 == 0 { block += "NOTE a note\nover two lines\n\n" }
-            block += "\(index)\n\(clock(start)) --> \(clock(start + 1500))\nWord\n\n"
+            if format == "vtt" && index % 1000 == 0 { block += "NOTE a note\nover two lines\n\n" }
+            block += format == "ass" ? "Dialogue: 0,\(clock(start)),\(clock(start + 1500)),Default,,0,0,0,,Word\n"
+                : "\(index)\n\(clock(start)) --> \(clock(start + 1500))\nWord\n\n"
             if block.utf8.count > 1 << 20 || index == count {
-                try handle.write(contentsOf: Data(block.utf8))
+                try handle.write(contentsOf: format == "utf16" ? try #require(block.data(using: .utf16LittleEndian)) : Data(block.utf8))
                 block = ""
             }
         }

@@ -51,6 +51,59 @@ import Testing
 
     private func whisperShapedBytes() -> Data { Data(Self.whisperShaped.utf8) }
 
+    /// `Lint.check` of the cues of the file read whole, as `read` gives them (in time order).
+    static func checkReadWhole(_ url: URL) throws -> LintReport {
+        try Lint.check(url, profile: .netflixEnglish, fps: 25, video: nil, listing: nil) { body in
+            let document = try SubtitleReader.read(fileAt: url)
+            try document.cues.forEach(body)
+            return (document.format, document.encoding, document.warnings)
+        }
+    }
+
+    /// An ASS script and a UTF-16 SRT, read a piece at a time, get the findings (cue numbers,
+    /// times, warnings) of their cues read whole: the script's events in time order, as renderers
+    /// show them; the SRT's in file order, as the same SRT's in UTF-8 always were (so a cue out of
+    /// order is said, not sorted away).
+    @Test func streamedASSAndUTF16GetTheFindingsOfReadingWhole() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func lint(_ url: URL) throws -> LintReport { try Lint.check(fileAt: url, profile: .netflixEnglish, fps: 25, listing: nil) }
+        func findings(_ report: LintReport) -> String {
+            "\(report.cueCount) \(report.violations) \(report.violationCounts.sorted { $0.key < $1.key }) \(report.warnings)"
+        }
+
+        let ass = folder.appendingPathComponent("talk.en.ass")
+        try Data("""
+            [Script Info]
+            ScriptType: v4.00+
+
+            [Events]
+            Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+            Dialogue: 0,0:00:04.00,0:00:13.00,Default,,0,0,0,,Far too long on screen, and then after that it says a lot more
+            Dialogue: 0,0:00:00.00,0:00:20.00,Notice,,0,0,0,,Automatic captions
+            Dialogue: 0,0:00:01.00,0:00:04.50,Default,,0,0,0,,It starts here and
+            Dialogue: 0,0:00:13.00,0:00:14.00,Default,,0,0,0,,Thank you.
+            Dialogue: 0,0:00:14.00,0:00:15.00,Default,,0,0,0,,Thank you.
+
+            """.utf8).write(to: ass)
+        let streamed = try lint(ass)
+        #expect(findings(streamed) == findings(try Self.checkReadWhole(ass)))
+        #expect(streamed.violations.map { "\($0.cue) \($0.rule.rawValue)" } == ["1 overlap", "2 line-too-long", "2 duration-too-long", "2 gap-too-short", "3 gap-too-short"],
+                "\(streamed.formatted)")
+
+        for (name, order) in [("ordered", [1, 2, 3]), ("unordered", [2, 1, 3])] {
+            let text = order.map { ["1\n00:00:01,000 --> 00:00:02,000\nOne and\n", "2\n00:00:02,040 --> 00:00:03,000\nTwo.\n", "3\n00:00:09,000 --> 00:00:20,000\nThree.\n"][$0 - 1] }
+                .joined(separator: "\n")
+            let utf8 = folder.appendingPathComponent("\(name).en.srt"), utf16 = folder.appendingPathComponent("\(name)16.en.srt")
+            try Data(text.utf8).write(to: utf8)
+            try (Data([0xFE, 0xFF]) + #require(text.data(using: .utf16BigEndian))).write(to: utf16)
+            let report = try lint(utf16), asUTF8 = try lint(utf8), readWhole = try Self.checkReadWhole(utf16)
+            #expect(report.encoding == .utf16BE && findings(report) == findings(asUTF8))
+            #expect((findings(report) == findings(readWhole)) == (name == "ordered"))
+            #expect(report.violationCounts[.outOfOrder] == (name == "ordered" ? nil : 1), "\(report.formatted)")
+        }
+    }
+
     @Test func profilesDiffer() throws {
         let cue = Cue(start: 0, end: 1500, lines: ["A line of thirty-four characters!!", "x"])
         let check = { (profile: CaptionProfile) in try CueRules(profile: profile, framesPerSecond: nil).violations(in: [cue]).map(\.rule) }
