@@ -127,7 +127,7 @@ public final class FileTranscriber: Sendable {
     public func plan(_ audio: any AudioSource, request: TranscriptionRequest) throws -> PlannedTranscription {
         let sounds = try engines.soundEvents.detector?.scene(of: audio)
         let heard = sounds?.heard(audio) ?? audio
-        let speech = try transcriber.planner.detector.speechRegions(across: heard)
+        let speech = try speechRegions(audio, heard: heard)
         let (language, source) = try request.language.map { ($0, request.languageSource) } ?? detectedLanguage(audio: heard, speech: speech)
         let plan = try resolver.resolve(language, preference: request.tier)
         var notes: [TranscriptionNote] = []
@@ -195,6 +195,16 @@ public final class FileTranscriber: Sendable {
         let translation = TranscriptionPass(plan: TierPlan(language: plan.language, mode: .modern, basicFallback: false),
                                             isTranslation: true, transcriber: translator)
         return request.alsoOriginal ? [translation, original] : [translation]
+    }
+
+    /// The speech in `heard` (`audio` with its music alone made silent) that the detector also
+    /// finds in `audio`: the music check only takes speech away. The silence it leaves makes the
+    /// music after it start as speech does, and Silero then called chords it had heard as no
+    /// speech (Fixtures/silence-music.mkv) speech.
+    private func speechRegions(_ audio: any AudioSource, heard: any AudioSource) throws -> [SpeechRegion] {
+        let detector = transcriber.planner.detector
+        let regions = try detector.speechRegions(across: audio)
+        return heard is QuietedAudio ? try detector.speechRegions(across: heard).overlaps(regions) : regions
     }
 
     /// Whisper's vote over three windows of speech, else English.
