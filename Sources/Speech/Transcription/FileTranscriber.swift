@@ -197,14 +197,16 @@ public final class FileTranscriber: Sendable {
         return request.alsoOriginal ? [translation, original] : [translation]
     }
 
-    /// The speech in `heard` (`audio` with its music alone made silent) that the detector also
-    /// finds in `audio`: the music check only takes speech away. The silence it leaves makes the
-    /// music after it start as speech does, and Silero then called chords it had heard as no
-    /// speech (Fixtures/silence-music.mkv) speech.
+    /// The speech regions of `heard` (`audio` with its music alone made silent) that meet speech
+    /// the detector finds in `audio`: the music check takes speech away, never adds a stretch.
+    /// The silence it leaves makes the music after it start as speech does, and Silero then called
+    /// chords it had heard as no speech (Fixtures/silence-music.mkv) speech. A region is kept
+    /// whole, with its own edges: under a music bed Silero starts a voice late (0.8 s on held-out
+    /// speech), where the audio heard has the voice start clear.
     private func speechRegions(_ audio: any AudioSource, heard: any AudioSource) throws -> [SpeechRegion] {
         let detector = transcriber.planner.detector
         let regions = try detector.speechRegions(across: audio)
-        return heard is QuietedAudio ? try detector.speechRegions(across: heard).overlaps(regions) : regions
+        return heard is QuietedAudio ? try detector.speechRegions(across: heard).overlapping(regions) : regions
     }
 
     /// Whisper's vote over three windows of speech, else English.

@@ -34,12 +34,6 @@ public struct SpeechRegion: Sendable, Equatable, Hashable, Codable {
         SpeechRegion(start: start, end: max(end, next.end), pauses: pauses + (pausedAt ? [next.start] : []) + next.pauses)
     }
 
-    /// Where this region and `other` overlap, with the pauses of both inside it; nil when they do not.
-    func overlap(_ other: SpeechRegion) -> SpeechRegion? {
-        let start = max(start, other.start), end = min(end, other.end)
-        return start < end ? SpeechRegion(start: start, end: end, pauses: (pauses + other.pauses).sorted()) : nil
-    }
-
     /// The region cut at its pauses, in order (itself when it has none).
     public var pieces: [SpeechRegion] {
         let edges = [start] + pauses + [end]
@@ -48,15 +42,13 @@ public struct SpeechRegion: Sendable, Equatable, Hashable, Codable {
 }
 
 extension [SpeechRegion] {
-    /// Where these regions and `others` (both in order, apart) overlap, in order.
-    func overlaps(_ others: [SpeechRegion]) -> [SpeechRegion] {
-        var result: [SpeechRegion] = []
-        var i = 0, j = 0
-        while i < count, j < others.count {
-            if let both = self[i].overlap(others[j]) { result.append(both) }
-            if self[i].end < others[j].end { i += 1 } else { j += 1 }
+    /// These regions (in order, apart) that overlap one of `others` (in order, apart).
+    func overlapping(_ others: [SpeechRegion]) -> [SpeechRegion] {
+        var j = 0
+        return filter { region in
+            while j < others.count, others[j].end <= region.start { j += 1 }
+            return j < others.count && others[j].start < region.end
         }
-        return result
     }
 
     /// Appends `region`, joined to the last region when the two meet (to the centisecond, the
