@@ -127,7 +127,7 @@ public final class FileTranscriber: Sendable {
     public func plan(_ audio: any AudioSource, request: TranscriptionRequest) throws -> PlannedTranscription {
         let sounds = try engines.soundEvents.detector?.scene(of: audio)
         let heard = sounds?.heard(audio) ?? audio
-        let speech = try speechRegions(audio, heard: heard)
+        let speech = try speechRegions(audio, heard: sounds?.musicAlone.isEmpty == false ? heard : nil)
         let (language, source) = try request.language.map { ($0, request.languageSource) } ?? detectedLanguage(audio: heard, speech: speech)
         let plan = try resolver.resolve(language, preference: request.tier)
         var notes: [TranscriptionNote] = []
@@ -197,16 +197,16 @@ public final class FileTranscriber: Sendable {
         return request.alsoOriginal ? [translation, original] : [translation]
     }
 
-    /// The speech regions of `heard` (`audio` with its music alone made silent) that meet speech
+    /// The speech regions of `heard` (`audio` with its music alone made silent; nil when none is) that meet speech
     /// the detector finds in `audio`: the music check takes speech away, never adds a stretch.
     /// The silence it leaves makes the music after it start as speech does, and Silero then called
     /// chords it had heard as no speech (Fixtures/silence-music.mkv) speech. A region is kept
     /// whole, with its own edges: under a music bed Silero starts a voice late (0.8 s on held-out
     /// speech), where the audio heard has the voice start clear.
-    private func speechRegions(_ audio: any AudioSource, heard: any AudioSource) throws -> [SpeechRegion] {
+    private func speechRegions(_ audio: any AudioSource, heard: (any AudioSource)?) throws -> [SpeechRegion] {
         let detector = transcriber.planner.detector
         let regions = try detector.speechRegions(across: audio)
-        return heard is QuietedAudio ? try detector.speechRegions(across: heard).overlapping(regions) : regions
+        return try heard.map { try detector.speechRegions(across: $0).overlapping(regions) } ?? regions
     }
 
     /// Whisper's vote over three windows of speech, else English.
