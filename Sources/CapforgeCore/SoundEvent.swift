@@ -27,8 +27,9 @@ public struct SoundScene: Sendable, Codable, Equatable {
     public var events: [SoundEvent]
     /// Music with no voice in or near it, in order and apart (each of kind `.music`).
     public var musicAlone: [SoundEvent]
-    /// The music with no voice in it that runs up to where a voice begins, in order: no word
-    /// starts there. Not written out (the events show it).
+    /// The last moments before a voice begins, in the music or in a short pause after it, with
+    /// no voice in them, in order: a word that starts there starts with the voice. Not written
+    /// out (the events show it).
     public var musicBeforeVoice: [SoundEvent] = []
 
     private enum CodingKeys: String, CodingKey { case detector, events, musicAlone }

@@ -66,15 +66,14 @@ public struct HallucinationGuard: Sendable {
         return verdict
     }
 
-    /// `words` (in order) with a word that starts in a stretch of `musicBeforeVoice`, at most
-    /// `LeadingSilence.longestLead` before its end, starting there, with the voice: Whisper
-    /// pins a window's first word to its first sound, and the music left heard beside a voice is
-    /// sound (tiny.en started "Press" 0.31 s early, on a hard cut from music to speech).
+    /// `words` (in order) with a word that starts in a stretch of `musicBeforeVoice` starting at
+    /// its end, with the voice: Whisper pins a window's first word to its first sound, and the
+    /// music left heard beside a voice is sound (tiny.en started "Press" 0.31 s early, on a hard
+    /// cut from music to speech).
     static func onVoice(_ words: [Word], musicBeforeVoice: [SoundEvent]) -> [Word] {
         var words = words
         for stretch in musicBeforeVoice {
-            guard let first = words.firstIndex(where: { $0.start >= stretch.start }), words[first].start < stretch.end,
-                  stretch.end - words[first].start <= LeadingSilence.longestLead else { continue }
+            guard let first = words.firstIndex(where: { $0.start >= stretch.start }), words[first].start < stretch.end else { continue }
             words.replaceSubrange(first..., with: LeadingSilence.moved(words[first...], to: stretch.end))
         }
         return words

@@ -155,7 +155,7 @@ public final class SoundEventDetector: Sendable {
         }
         let found = events.finish(), music = found.filter { $0.kind == .music }, heard = voices.finish().filter { $0.kind != .music }
         return SoundScene(detector: name, events: found, musicAlone: Self.musicAlone(music: music, voices: heard),
-                          musicBeforeVoice: Self.musicBeforeVoice(music: music, voices: heard))
+                          musicBeforeVoice: Self.musicBeforeVoice(music: music, voices: heard, firm: found.filter { $0.kind != .music }))
     }
 
     /// Music alone is this far from any hint of a voice: the voice tracker's edges lag a soft onset.
@@ -179,18 +179,37 @@ public final class SoundEventDetector: Sendable {
         return alone.filter { $0.duration >= shortestMusicAlone }
     }
 
-    /// For each of `voices` (in order of their starts) that begins in `music`, or within
-    /// `voiceMargin` after it (music cut hard before a voice), with no other voice sounding, the
-    /// time before it back to where the last voice ended or the music began.
-    static func musicBeforeVoice(music: [SoundEvent], voices: [SoundEvent]) -> [SoundEvent] {
+    /// Where a word's start is moved to the voice after it, for each of `voices` (hints, in order
+    /// of their starts) with no other voice sounding: back to where the last voice ended or the
+    /// music began, and at most `LeadingSilence.longestLead` before the voice (further, a word
+    /// was not pinned to the music but written over it: the guard judges it).
+    /// - A voice that begins in `music`, or within `voiceMargin` after it (music cut hard).
+    /// - A voice of the `firm` ones (events at the model's own thresholds) that begins in the
+    ///   pause after music ends, up to `LeadingSilence.longestLead` later: the lead is counted
+    ///   from the music's end, and hints that never became firm do not stop it. Whisper timed the
+    ///   first words 1.0-1.8 s early into the fade of a music intro before a pause, where a
+    ///   hint of singing (0.10-0.19 against music's 0.6-0.99) kept the fade heard (held-out
+    ///   frozen-bubble intros, Benchmarks/nonspeech).
+    static func musicBeforeVoice(music: [SoundEvent], voices: [SoundEvent], firm: [SoundEvent]) -> [SoundEvent] {
         var found: [SoundEvent] = []
-        // The latest end of the voices before, and the first music event that may hold the next voice's start.
-        var lastEnd = -Double.infinity, index = 0
+        let lead = LeadingSilence.longestLead
+        // The latest end of the voices before (of the firm ones), and the last music event starting before the voice.
+        var lastEnd = -Double.infinity, lastFirmEnd = -Double.infinity, index = -1
         for voice in voices {
-            defer { lastEnd = max(lastEnd, voice.end) }
-            while index < music.count, music[index].end + voiceMargin < voice.start { index += 1 }
-            guard lastEnd < voice.start, index < music.count, music[index].start < voice.start else { continue }
-            found.append(SoundEvent(kind: .music, start: max(music[index].start, lastEnd), end: voice.start))
+            let isFirm = firm.contains { $0.start < voice.end && voice.start < $0.end }
+            defer {
+                lastEnd = max(lastEnd, voice.end)
+                if isFirm { lastFirmEnd = max(lastFirmEnd, voice.end) }
+            }
+            while index + 1 < music.count, music[index + 1].start < voice.start { index += 1 }
+            guard index >= 0 else { continue }
+            let before = music[index]
+            if before.end + voiceMargin >= voice.start {
+                guard lastEnd < voice.start else { continue }
+                found.append(SoundEvent(kind: .music, start: max(before.start, lastEnd, voice.start - lead), end: voice.start))
+            } else if isFirm, before.end + lead >= voice.start, lastFirmEnd < voice.start {
+                found.append(SoundEvent(kind: .music, start: max(before.start, lastFirmEnd, before.end - lead), end: voice.start))
+            }
         }
         return found
     }

@@ -30,11 +30,11 @@ import Testing
     }
 
     /// The music kept heard beside a voice is sound Whisper pins a first word to: a word starting
-    /// there, within a second of the voice, starts with the voice; one that started earlier, or
-    /// a word before it that is the voice's, stays.
+    /// there (the detector keeps such stretches within a second of the voice) starts with the
+    /// voice; one that started earlier, or a word before it that is the voice's, stays.
     @Test func aWordStartingInTheMusicJustBeforeAVoiceStartsWithIt() {
         let sounds = SoundScene(detector: "test", events: [], musicAlone: [SoundEvent(kind: .music, start: 0, end: 9.81)],
-                                musicBeforeVoice: [SoundEvent(kind: .music, start: 0, end: 10.11), SoundEvent(kind: .music, start: 20, end: 23)])
+                                musicBeforeVoice: [SoundEvent(kind: .music, start: 9.11, end: 10.11), SoundEvent(kind: .music, start: 22, end: 23)])
         let words = [word("Press", 9.81, 9.99), word("eight", 10.2, 10.5), word("to", 20.5, 20.7), word("go", 20.8, 21.1)]
         let kept = guardian.check(words, speech: [SpeechRegion(start: 9.7, end: 11), SpeechRegion(start: 20.4, end: 21.5)], sounds: sounds).kept
         #expect(kept.map(\.start) == [10.11, 10.2, 20.5, 20.8] && abs(kept[0].end - 10.2) < 1e-9, "\(kept)")

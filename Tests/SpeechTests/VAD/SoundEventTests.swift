@@ -115,16 +115,24 @@ import WhisperRuntime
         #expect(alone == [SoundEvent(kind: .music, start: 0, end: 10 - margin), SoundEvent(kind: .music, start: 20 + margin, end: 30)], "\(alone)")
     }
 
-    /// The music before each voice that starts in music with no other voice sounding, back to
-    /// the voice before it or the music's start.
+    /// The moments before each voice that starts in music with no other voice sounding, back to
+    /// the voice before it or the music's start, at most a second; and before a firm voice after
+    /// music that fades into a pause, counted from the music's end, through hints in the fade.
     @Test func musicBeforeAVoiceRunsBackToTheLastVoice() {
-        let music = [SoundEvent(kind: .music, start: 0, end: 30)]
+        let music = [SoundEvent(kind: .music, start: 0, end: 30), SoundEvent(kind: .music, start: 40, end: 50),
+                     SoundEvent(kind: .music, start: 60, end: 70), SoundEvent(kind: .music, start: 80, end: 90)]
         let voices = [SoundEvent(kind: .speech, start: 10, end: 15), SoundEvent(kind: .singing, start: 14, end: 16),
-                      SoundEvent(kind: .speech, start: 17.5, end: 20), SoundEvent(kind: .speech, start: 30.2, end: 31),
-                      SoundEvent(kind: .speech, start: 32, end: 33)]
-        // The voice 0.2 s after the music stops counts (a hard cut); the one a second after the last voice does not.
-        #expect(SoundEventDetector.musicBeforeVoice(music: music, voices: voices)
-            == [SoundEvent(kind: .music, start: 0, end: 10), SoundEvent(kind: .music, start: 16, end: 17.5), SoundEvent(kind: .music, start: 20, end: 30.2)])
+                      SoundEvent(kind: .speech, start: 16.6, end: 20), SoundEvent(kind: .speech, start: 30.2, end: 31),
+                      SoundEvent(kind: .speech, start: 32, end: 33),
+                      SoundEvent(kind: .singing, start: 49.6, end: 50.03), SoundEvent(kind: .speech, start: 50.6, end: 52),
+                      SoundEvent(kind: .speech, start: 71.2, end: 72), SoundEvent(kind: .speech, start: 90.5, end: 91)]
+        let firm = [SoundEvent(kind: .speech, start: 10.1, end: 15), SoundEvent(kind: .speech, start: 50.63, end: 52),
+                    SoundEvent(kind: .speech, start: 71.3, end: 72)]
+        // The voice 0.2 s after the music stops counts (a hard cut); the one a second after the
+        // last voice does not; nor a firm voice 1.2 s after the music, nor a hint after a pause.
+        #expect(SoundEventDetector.musicBeforeVoice(music: music, voices: voices, firm: firm)
+            == [SoundEvent(kind: .music, start: 9, end: 10), SoundEvent(kind: .music, start: 16, end: 16.6), SoundEvent(kind: .music, start: 29.2, end: 30.2),
+                SoundEvent(kind: .music, start: 48.6, end: 49.6), SoundEvent(kind: .music, start: 49, end: 50.6)])
     }
 
     /// The music check only takes speech away: a region of the audio heard is kept, whole, where
