@@ -5,46 +5,41 @@ import Foundation
 import Media
 import Speech
 
-/// Everything that shapes a batch's outputs. Its hash (with the engines' identities) is the
-/// manifest's settings key: change any of it and the affected files are redone.
-public struct BatchSettings: Sendable, Codable, Equatable {
+/// Everything that shapes a batch's outputs, with its defaults. Its `SettingsKey` (with the
+/// engines' identities) is the manifest's: change any of it and the affected files are redone.
+public struct BatchSettings: Sendable, Equatable {
     public var language = LanguageChoice.auto
     public var tier: TierPreference = .auto
     public var formats: [SubtitleFormat] = [.srt, .ass, .vtt, .json]
     /// The caption rules when `profileForEveryLanguage`; otherwise each file's caption language
     /// picks its own (`--profile auto`, `CaptionProfile.forLanguage`).
     public var profile: CaptionProfile = .netflixEnglish
-    /// true when `--profile` named one profile for every file; nil for auto, which keeps the
-    /// settings keys made when every file had the English rules.
-    public var profileForEveryLanguage: Bool?
+    /// true when `--profile` named one profile for every file; false: by each file's language.
+    public var profileForEveryLanguage = false
     public var style: String = StyleSheet.defaultName
     public var glossary = Glossary(terms: [])
     public var preciseTiming = false
     /// Whisper's beam width; 1 is greedy decoding.
     public var beamSize = 1
-    /// `--engine`: who runs Whisper's network; nil is libwhisper (so that settings keys made
-    /// before the option existed stay current).
-    public var whisperNetwork: WhisperNetworkChoice?
+    /// `--engine`: who runs Whisper's network.
+    public var whisperNetwork = WhisperNetworkChoice.libwhisper
     /// Burn-in settings when `--burn` was given.
     public var burn: BurnOptions?
-    /// true when `--mux` was given; nil otherwise, so that settings keys made before the option
-    /// existed stay current.
-    public var mux: Bool?
-    /// `--translate`: English captions through Whisper's translate task (nil when not asked,
-    /// as `mux`); `alsoOriginal` writes the spoken language's captions too.
-    public var translate: Bool?
-    public var alsoOriginal: Bool?
+    /// `--mux`: the captions as subtitle tracks in a copy of each video.
+    public var mux = false
+    /// `--translate`: English captions through Whisper's translate task; `alsoOriginal` writes
+    /// the spoken language's captions too.
+    public var translate = false
+    public var alsoOriginal = false
     /// `--transcript FILE` or `--transcript-beside`: the captions hold the user's transcript,
     /// timed from what was heard; nil: what was heard.
     public var transcript: TranscriptChoice?
-    /// `--karaoke`: each word lit as it is said, in the ASS (and so the burn-in) and the WebVTT;
-    /// nil when not asked, as `mux`.
-    public var karaoke: Bool?
-    /// `--shot-changes`: cues timed to the video's shot changes (found as ffmpeg's scdet finds
-    /// them); nil when not asked.
-    public var shotChanges: Bool?
-    /// `--sdh`: a label cue where music plays with no voice; nil when not asked.
-    public var sdh: Bool?
+    /// `--karaoke`: each word lit as it is said, in the ASS (and so the burn-in) and the WebVTT.
+    public var karaoke = false
+    /// `--shot-changes`: cues timed to the video's shot changes (found as ffmpeg's scdet finds them).
+    public var shotChanges = false
+    /// `--sdh`: a label cue where music plays with no voice.
+    public var sdh = false
     /// nil: the notice in the caption language (`QualityNotice`).
     public var noticeText: String?
     /// Words whose calibrated confidence is below this are marked low-confidence.
@@ -55,24 +50,68 @@ public struct BatchSettings: Sendable, Codable, Equatable {
 
     /// The caption rules for captions in `language`.
     public func profile(for language: Language) -> CaptionProfile {
-        profileForEveryLanguage == true ? profile : CaptionProfile.forLanguage(language)
+        profileForEveryLanguage ? profile : CaptionProfile.forLanguage(language)
     }
 
     /// The settings key for these settings with these engines, calibration and sound-event
     /// detector (nil: the music check is off).
     public func key(engines: [EngineIdentity], crossChecker: EngineIdentity? = nil, calibration: CalibrationTable, soundEvents: String? = nil) throws -> String {
-        struct Keyed: Encodable {
-            var settings: BatchSettings
-            var engines: [EngineIdentity]
-            var crossChecker: EngineIdentity?
-            var calibration: CalibrationTable
-            var soundEvents: String?
-            var version = 1
-        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        return SHA256.hex(of: try encoder.encode(Keyed(settings: self, engines: engines, crossChecker: crossChecker, calibration: calibration,
-                                                       soundEvents: soundEvents)))
+        return SHA256.hex(of: try encoder.encode(SettingsKey(settings: self, engines: engines, crossChecker: crossChecker, calibration: calibration,
+                                                             soundEvents: soundEvents)))
+    }
+}
+
+/// What decides a file's outputs, spelt out for the manifest's key. The settings of the first
+/// key are always written; a setting added since is written only away from its default, so the
+/// outputs made before it existed (which are what its default makes) stay current.
+struct SettingsKey: Encodable {
+    var settings: BatchSettings
+    var engines: [EngineIdentity]
+    var crossChecker: EngineIdentity?
+    var calibration: CalibrationTable
+    var soundEvents: String?
+
+    private enum Keys: String, CodingKey { case settings, engines, crossChecker, calibration, soundEvents, version }
+    private enum SettingKeys: String, CodingKey {
+        case language, tier, formats, profile, style, glossary, preciseTiming, beamSize, burn, transcript, noticeText, lowConfidence, transcription
+        case profileForEveryLanguage, whisperNetwork, mux, translate, alsoOriginal, karaoke, shotChanges, sdh
+    }
+
+    func encode(to encoder: any Swift.Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(1, forKey: .version)
+        try container.encode(engines, forKey: .engines)
+        try container.encodeIfPresent(crossChecker, forKey: .crossChecker)
+        try container.encode(calibration, forKey: .calibration)
+        try container.encodeIfPresent(soundEvents, forKey: .soundEvents)
+        var keyed = container.nestedContainer(keyedBy: SettingKeys.self, forKey: .settings)
+        try keyed.encode(settings.language, forKey: .language)
+        try keyed.encode(settings.tier, forKey: .tier)
+        try keyed.encode(settings.formats, forKey: .formats)
+        try keyed.encode(settings.profile, forKey: .profile)
+        try keyed.encode(settings.style, forKey: .style)
+        try keyed.encode(settings.glossary, forKey: .glossary)
+        try keyed.encode(settings.preciseTiming, forKey: .preciseTiming)
+        try keyed.encode(settings.beamSize, forKey: .beamSize)
+        try keyed.encodeIfPresent(settings.burn, forKey: .burn)
+        try keyed.encodeIfPresent(settings.transcript, forKey: .transcript)
+        try keyed.encodeIfPresent(settings.noticeText, forKey: .noticeText)
+        try keyed.encode(settings.lowConfidence, forKey: .lowConfidence)
+        try keyed.encode(settings.transcription, forKey: .transcription)
+        let defaults = BatchSettings()
+        func added<Value: Encodable & Equatable>(_ setting: KeyPath<BatchSettings, Value>, _ key: SettingKeys) throws {
+            if settings[keyPath: setting] != defaults[keyPath: setting] { try keyed.encode(settings[keyPath: setting], forKey: key) }
+        }
+        try added(\.profileForEveryLanguage, .profileForEveryLanguage)
+        try added(\.whisperNetwork, .whisperNetwork)
+        try added(\.mux, .mux)
+        try added(\.translate, .translate)
+        try added(\.alsoOriginal, .alsoOriginal)
+        try added(\.karaoke, .karaoke)
+        try added(\.shotChanges, .shotChanges)
+        try added(\.sdh, .sdh)
     }
 }
 

@@ -18,11 +18,11 @@ extension CaptionPipeline {
     /// The dry run's language and tier for a file `--translate` will translate ("es→en",
     /// "modern (base, translating)"); nil when it will not be translated.
     func translationLabel(_ plan: TierPlan) -> (language: String, tier: String)? {
-        guard settings.translate == true, plan.language != .english else { return nil }
+        guard settings.translate, plan.language != .english else { return nil }
         guard let engine = transcription.translators?.engine(.modern, for: plan.language) else {
             return ("\(plan.language.code)→en", "cannot translate (no multilingual Whisper model)")
         }
-        let original = settings.alsoOriginal == true ? ", then \(plan.language.code) as spoken" : ""
+        let original = settings.alsoOriginal ? ", then \(plan.language.code) as spoken" : ""
         return ("\(plan.language.code)→en", "modern (\(engine.identity.model), translating\(original))")
     }
 
@@ -35,10 +35,10 @@ extension CaptionPipeline {
         let profile = settings.profile(for: language)
         let builder = try CueBuilder(profile: profile, fps: fps, language: language)
         let built = builder.build(words: transcript.words, mediaEnd: mediaEnd, shotChanges: shotChanges,
-                                  music: settings.sdh == true ? transcript.sounds?.musicAlone ?? [] : [])
+                                  music: settings.sdh ? transcript.sounds?.musicAlone ?? [] : [])
         let quality = QualityReport(cues: built.cues, words: transcript.words, rules: builder.rules, lowConfidenceThreshold: settings.lowConfidence)
         let ass = ASSWriter(cues: built.cues, transcript: transcript, video: video, style: style, lowConfidenceThreshold: settings.lowConfidence,
-                            noticeText: settings.noticeText ?? QualityNotice.text(for: language), karaoke: settings.karaoke == true)
+                            noticeText: settings.noticeText ?? QualityNotice.text(for: language), karaoke: settings.karaoke)
         var outputs: [String] = []
         var formatWarnings: [String] = []
         // No SRT holds no cues that every parser takes (pysubs2's detection and webvtt-py refuse
@@ -48,7 +48,7 @@ extension CaptionPipeline {
             let writer: any SubtitleWriter
             switch format {
             case .srt: writer = SRTWriter(cues: built.cues)
-            case .vtt: writer = WebVTTWriter(cues: built.cues, transcript: transcript, karaoke: settings.karaoke == true)
+            case .vtt: writer = WebVTTWriter(cues: built.cues, transcript: transcript, karaoke: settings.karaoke)
             case .ass: writer = ass
             case .ttml: writer = TTMLWriter(cues: built.cues, transcript: transcript, profile: .imsc11Text, frameRate: fps)
             case .ebuTTD: writer = TTMLWriter(cues: built.cues, transcript: transcript, profile: .ebuTTD, frameRate: fps)

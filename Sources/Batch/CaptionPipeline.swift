@@ -25,7 +25,7 @@ public final class CaptionPipeline: Sendable {
         self.layout = layout
         settingsKey = try settings.key(engines: (engines.modern + engines.basic).map(\.identity), crossChecker: engines.crossChecker?.identity,
                                        calibration: calibration, soundEvents: engines.soundEvents.detector?.name)
-        transcription = FileTranscriber(engines: engines, calibration: calibration, options: settings.transcription, translates: settings.translate == true)
+        transcription = FileTranscriber(engines: engines, calibration: calibration, options: settings.transcription, translates: settings.translate)
         style = try StyleSheet.load(named: settings.style)
     }
 
@@ -96,7 +96,7 @@ public final class CaptionPipeline: Sendable {
 
             emit(.stage(input: input, stage: .language, fraction: 0))
             let request = TranscriptionRequest(language: language.language, languageSource: language.source, tier: settings.tier,
-                                               translate: settings.translate == true, alsoOriginal: settings.alsoOriginal == true)
+                                               translate: settings.translate, alsoOriginal: settings.alsoOriginal)
             let file = try transcription.plan(audio, request: request)
             result.speech = file.speech
             result.language = file.plan.language
@@ -141,7 +141,7 @@ public final class CaptionPipeline: Sendable {
             settings.formats.map { (url: layout.subtitle(for: input, language: pass.captionLanguage, format: $0), kind: OutputKind.captions) }
         }
         if settings.burn != nil, probe.video != nil { planned.append((layout.burned(for: input), .video)) }
-        if settings.mux == true, probe.video != nil { planned.append((subtitled(input, probe), .video)) }
+        if settings.mux, probe.video != nil { planned.append((subtitled(input, probe), .video)) }
         for output in planned {
             // Another input's output is named as such before any ledger calls it a stranger's.
             try claim(output.url, for: input, identity: identity, overwrite: policy.overwrite)
@@ -218,7 +218,7 @@ public final class CaptionPipeline: Sendable {
     /// kept); nil when not asked, or when there is no picture or it cannot be decoded (said).
     private func shotChanges(of input: BatchInput, identity: InputIdentity, probe: MediaProbe, into result: inout FileResult,
                              cancellation: Cancellation, emit: (BatchEvent) -> Void) throws -> [Double]? {
-        guard settings.shotChanges == true else { return nil }
+        guard settings.shotChanges else { return nil }
         guard probe.video != nil else {
             result.warnings.append("no video stream: no shot changes to time cues to")
             return nil
@@ -262,7 +262,7 @@ public final class CaptionPipeline: Sendable {
             warnings.append("no video stream: nothing to burn captions into")
         }
         var mux: SubtitleMux?
-        if settings.mux == true, probe.video != nil {
+        if settings.mux, probe.video != nil {
             let subtitled = subtitled(input, probe)
             // Matroska keeps the ASS styling (the Basic style, the notice); an MP4 text track
             // holds what the SRT holds. One track per caption language, the spoken one first.
@@ -274,7 +274,7 @@ public final class CaptionPipeline: Sendable {
                     : .text(cues: captions.built.cues, language: language, title: title)
             }
             mux = SubtitleMux(input: input.url.path, output: subtitled.path, tracks: tracks, outputPolicy: policy.writing(.video))
-        } else if settings.mux == true {
+        } else if settings.mux {
             warnings.append("no video stream: no subtitled copy made (the subtitle files are the captions)")
         }
         return (burn, mux)

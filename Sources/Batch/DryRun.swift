@@ -74,7 +74,7 @@ public enum DryRun {
                 }
             }
             // A translation with the original captions too is heard twice (its history has both).
-            let passes = !measured && plan.map { pipeline.translationLabel($0) != nil && pipeline.settings.alsoOriginal == true } == true ? 2.0 : 1.0
+            let passes = !measured && plan.map { pipeline.translationLabel($0) != nil && pipeline.settings.alsoOriginal } == true ? 2.0 : 1.0
             let estimate = failsAtOnce ? 0 : single * passes
             let skipped = !force && pipeline.currentResult(input) != nil
             // A file that would be skipped costs nothing; its estimate is shown all the same.

@@ -47,7 +47,7 @@ public struct SpeedHistory: Codable, Sendable {
         if settings.beamSize > 1 { tags.append("beam\(settings.beamSize)") }
         if settings.preciseTiming { tags.append("precise") }
         if settings.glossary.prompt != nil { tags.append("vocab") }
-        if settings.translate == true { tags.append(settings.alsoOriginal == true ? "translate+original" : "translate") }
+        if settings.translate { tags.append(settings.alsoOriginal ? "translate+original" : "translate") }
         return tags.map { "+" + $0 }.joined()
     }
 

@@ -131,7 +131,7 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
         }
         network = named
     }
-    settings.whisperNetwork = network == .libwhisper ? nil : network
+    settings.whisperNetwork = network
     if let x = args.number("deadline-factor") { settings.transcription.deadlineFactor = x }
     if let p = args.number("low-confidence") { settings.lowConfidence = p }
     if let p = args.number("accept") { settings.transcription.arbitration.acceptance = p }
@@ -157,7 +157,7 @@ func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) th
     if args.flag("shot-changes") { settings.shotChanges = true }
     if args.flag("sdh") { settings.sdh = true }
     settings.transcript = try transcriptOption(args)
-    if settings.transcript != nil, settings.translate == true {
+    if settings.transcript != nil, settings.translate {
         throw UsageError.invalidValue(option: "translate", value: "", reason: "a transcript's words are captioned as written; translate the transcript instead")
     }
     return settings
@@ -187,7 +187,7 @@ func loadEngines(_ args: ParsedArguments, settings: BatchSettings, store: ModelS
         WhisperLibrary.setLogHandler(nil)
     }
     let options = WhisperOptions(preciseTiming: settings.preciseTiming, beamSize: settings.beamSize, initialPrompt: settings.glossary.prompt,
-                                 network: settings.whisperNetwork ?? .libwhisper)
+                                 network: settings.whisperNetwork)
     let engines: TierEngines
     do {
         engines = try InstalledEngines.discover(
@@ -196,7 +196,7 @@ func loadEngines(_ args: ParsedArguments, settings: BatchSettings, store: ModelS
         throw asUsageError(error, args)
     }
     // Asked for by name, the music labels are a contract, not a warning.
-    if settings.sdh == true, let reason = engines.soundEvents.reason {
+    if settings.sdh, let reason = engines.soundEvents.reason {
         throw UsageError.unmet(option: "sdh", reason: "needs the music check, which is off: \(reason)")
     }
     for warning in startupWarnings(engines, store: store) { printError("capforge: warning: \(warning)") }
