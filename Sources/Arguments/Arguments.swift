@@ -46,6 +46,11 @@ public struct Option: Sendable {
 
     var takesValue: Bool { value != .flag }
 
+    /// This option with `shown` as the default help states.
+    func defaulting(to shown: String) -> Option {
+        Option(name, short: short, value: value, repeatable: repeatable, default: shown, need: need, help: help)
+    }
+
     /// How help names the value ("N", "auto|modern|basic"); nil for a flag.
     var valueName: String? {
         switch value {
@@ -167,17 +172,11 @@ public struct ParsedArguments: Sendable, Equatable {
     var values: [String: [String]] = [:]
     var flags: Set<String> = []
 
-    public func flag(_ name: String) -> Bool { flags.contains(name) }
-    public func value(_ name: String) -> String? { values[name]?.last }
-    public func values(_ name: String) -> [String] { values[name] ?? [] }
+    /// Read by name only by a command's `OptionTable`, which decodes them into typed options.
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+    func value(_ name: String) -> String? { values[name]?.last }
+    func values(_ name: String) -> [String] { values[name] ?? [] }
     public var wantsHelp: Bool { flags.contains("help") }
-
-    /// The values of options declared as numbers or choices, checked when they were parsed.
-    public func integer(_ name: String) -> Int? { value(name).flatMap { Int($0) } }
-    public func number(_ name: String) -> Double? { value(name).flatMap { Double($0) } }
-    public func choice<Choice: RawRepresentable>(_ name: String, as: Choice.Type = Choice.self) -> Choice? where Choice.RawValue == String {
-        value(name).flatMap(Choice.init(rawValue:))
-    }
 }
 
 public enum UsageError: Error, Equatable, CustomStringConvertible {

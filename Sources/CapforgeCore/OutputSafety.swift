@@ -217,6 +217,14 @@ public struct WrittenFile: Codable, Equatable, Sendable {
     }
 }
 
+extension OutputPolicy {
+    /// For a path the user named (`-o`, `--report`): the user's ledger and those of the batch
+    /// trees above it say which existing files Capforge wrote; a device or FIFO there is written into.
+    public static func named(_ url: URL, overwrite: Bool) -> OutputPolicy {
+        OutputPolicy(ledgers: OutputLedger.lookup(for: url), overwrite: overwrite, streamsToSpecialFiles: true)
+    }
+}
+
 /// The files Capforge wrote, one small file per output path, so that processes sharing an
 /// output tree never write the same ledger file.
 public struct OutputLedger: Sendable, Equatable {

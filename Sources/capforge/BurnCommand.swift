@@ -6,32 +6,41 @@ import Captions
 import Foundation
 import Media
 
+struct BurnCommandOptions: CommandOptions {
+    var subtitles: String?
+    var language: String?
+    var out: String?
+    var style = StyleSheet.defaultName
+    var overwrite = false
+    var verbose = false
+    var encoding = EncodingOptions()
+}
+
 let burnCommand = Subcommand(
-    spec: Command(
-        "burn", summary: "Burn captions into a copy of a video: a subtitle file (SRT, WebVTT, ASS, TTML or SCC), or the captions Capforge made for it.",
-        usage: "VIDEO [--subs FILE] [--out OUT] [OPTIONS]",
-        options: [
-            Option("subs", value: "FILE", help: "subtitles to burn (default: the <name>.<lang>.ass Capforge wrote beside the video)"),
-            Option("lang", value: "CODE", help: "which of Capforge's caption files to use when there are several languages"),
-            Option("out", short: "o", value: "OUT", help: "output video (default <name>.captioned.mp4 beside the input; .mkv also works)"),
-            Option("style", value: "NAME", help: "caption style for SRT/WebVTT input, and the notice style an ASS script lacks: default, large, top"),
-            overwriteOption,
-            Option("verbose", short: "v", help: "show library warnings"),
-        ] + burnOptions,
-        positionals: 1...1)
-) { args in
-    let video = URL(fileURLWithPath: args.positionals[0]).standardizedFileURL
+    "burn", summary: "Burn captions into a copy of a video: a subtitle file (SRT, WebVTT, ASS, TTML or SCC), or the captions Capforge made for it.",
+    usage: "VIDEO [--subs FILE] [--out OUT] [OPTIONS]",
+    options: OptionTable(initial: BurnCommandOptions(), [
+        .text("subs", \.subtitles, value: "FILE", help: "subtitles to burn (default: the <name>.<lang>.ass Capforge wrote beside the video)"),
+        .text("lang", \.language, value: "CODE", help: "which of Capforge's caption files to use when there are several languages"),
+        .text("out", short: "o", \.out, value: "OUT", help: "output video (default <name>.captioned.mp4 beside the input; .mkv also works)"),
+        .parsed("style", \.style, value: "NAME", help: "caption style for SRT/WebVTT input, and the notice style an ASS script lacks: default, large, top") { $0 },
+        .flag("overwrite", \.overwrite, help: overwriteHelp),
+        .flag("verbose", short: "v", \.verbose, help: "show library warnings"),
+    ] + OptionTable.Field.lifted(encodingOptions, into: \.encoding)),
+    positionals: 1...1
+) { options, paths in
+    let video = URL(fileURLWithPath: paths[0]).standardizedFileURL
     let probe = try MediaProbe(path: video.path)
     guard let picture = probe.video else {
         throw MediaError.library(path: video.path, operation: "burn-in", code: -1, message: "the file has no video stream to burn captions into")
     }
-    let subtitles = try args.value("subs").map { URL(fileURLWithPath: $0) } ?? captionsMadeByCapforge(for: video, language: args.value("lang"))
+    let subtitles = try options.subtitles.map { URL(fileURLWithPath: $0) } ?? captionsMadeByCapforge(for: video, language: options.language)
     let language = Language(subtitles.deletingPathExtension().pathExtension)
     let styleSheet: StyleSheet
     do {
-        styleSheet = try StyleSheet.load(named: args.value("style") ?? StyleSheet.defaultName)
+        styleSheet = try StyleSheet.load(named: options.style)
     } catch {
-        throw asUsageError(error, args)
+        throw asUsageError(error)
     }
     let script: ASSDocument
     if SubtitleFormat(fileExtension: subtitles.pathExtension) == .ass {
@@ -45,17 +54,17 @@ let burnCommand = Subcommand(
         script = ASSWriter(cues: document.cues, transcript: transcript, video: VideoSize(width: picture.displayWidth, height: picture.displayHeight),
                            style: styleSheet).document()
     }
-    let output = args.value("out").map { URL(fileURLWithPath: $0).standardizedFileURL }
+    let output = options.out.map { URL(fileURLWithPath: $0).standardizedFileURL }
         ?? video.deletingLastPathComponent().appendingPathComponent(video.deletingPathExtension().lastPathComponent + InputScanner.burnedMarker + "mp4")
-    let policy = namedOutputPolicy(output, args: args).writing(.video).protecting([video.path, subtitles.path])
-    var options = try parsedBurnOptions(args)
-    options.noticeText = args.value("notice-text") ?? QualityNotice.text(for: language)
+    let policy = OutputPolicy.named(output, overwrite: options.overwrite).writing(.video).protecting([video.path, subtitles.path])
+    var encoding = options.encoding.burn
+    encoding.noticeText = options.encoding.noticeText ?? QualityNotice.text(for: language)
     let cancellation = Cancellation()
     Interrupts.install(cancellation)
     let interactive = isatty(STDERR_FILENO) == 1
     let report: BurnReport
     do {
-        let burn = BurnIn(input: video.path, output: output.path, script: script, styleSheet: styleSheet, options: options, outputPolicy: policy)
+        let burn = BurnIn(input: video.path, output: output.path, script: script, styleSheet: styleSheet, options: encoding, outputPolicy: policy)
         report = try burn.run(cancellation: cancellation) { progress in
             guard interactive else { return }
             Terminal.standardError.write(.control(.clearLine),

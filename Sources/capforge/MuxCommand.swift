@@ -6,44 +6,49 @@ import Captions
 import Foundation
 import Media
 
+struct MuxOptions: CommandOptions {
+    var out: String?
+    var language: Language?
+    var title: String?
+    var overwrite = false
+    var verbose = false
+}
+
 let muxCommand = Subcommand(
-    spec: Command(
-        "mux", summary: "Add subtitle files to a copy of a video as tracks players can switch on (every stream copied as it is).",
-        usage: "VIDEO [SUBS...] [--out OUT] [--lang CODE] [OPTIONS]",
-        options: [
-            Option("out", short: "o", value: "OUT", help: "output video (default <name>.subtitled.mp4 for MP4/MOV input, .mkv otherwise)"),
-            Option("lang", value: "CODE", help: "language of subtitle files whose name does not say (talk.fr.srt says fr)"),
-            Option("title", value: "TEXT", help: "track title for every file given (default: the language, and how Capforge made the captions)"),
-            overwriteOption,
-            Option("verbose", short: "v", help: "show library warnings"),
-        ],
-        positionals: 1...64)
-) { args in
-    let video = URL(fileURLWithPath: args.positionals[0]).standardizedFileURL
+    "mux", summary: "Add subtitle files to a copy of a video as tracks players can switch on (every stream copied as it is).",
+    usage: "VIDEO [SUBS...] [--out OUT] [--lang CODE] [OPTIONS]",
+    options: OptionTable(initial: MuxOptions(), [
+        .text("out", short: "o", \.out, value: "OUT", help: "output video (default <name>.subtitled.mp4 for MP4/MOV input, .mkv otherwise)"),
+        .parsed("lang", \.language, value: "CODE", help: "language of subtitle files whose name does not say (talk.fr.srt says fr)", parse: languageCode),
+        .parsed("title", \.title, value: "TEXT", help: "track title for every file given (default: the language, and how Capforge made the captions)") { title in
+            // A title is what a player's menu shows; text it cannot show is refused, not guessed at.
+            guard SubtitleTrack.menuTitle(title) == title, title.count <= maxTitleLength else {
+                throw UsageError.invalidValue(option: "title", value: Format.shortened(Format.terminalSafe(title), to: 60),
+                                              reason: "a track title is a name for a player's menu: at most \(maxTitleLength) characters, without control characters")
+            }
+            return title
+        },
+        .flag("overwrite", \.overwrite, help: overwriteHelp),
+        .flag("verbose", short: "v", \.verbose, help: "show library warnings"),
+    ]),
+    positionals: 1...64
+) { options, paths in
+    let video = URL(fileURLWithPath: paths[0]).standardizedFileURL
     let probe = try MediaProbe(path: video.path)
-    let given = args.positionals.dropFirst().map { URL(fileURLWithPath: $0).standardizedFileURL }
+    let given = paths.dropFirst().map { URL(fileURLWithPath: $0).standardizedFileURL }
     // Without files named, the captions Capforge wrote beside the video, one track per language.
     let files = given.isEmpty ? CaptionFiles.written(for: video).compactMap(\.files.first) : given
     guard !files.isEmpty else {
         throw UsageError.invalidValue(option: "SUBS", value: "(none)",
                                       reason: "no captions found beside \(Format.terminalSafe(video.lastPathComponent)): run 'capforge caption' first or name the files")
     }
-    let fallbackLanguage = try languageOption(args)
-    let title = try args.value("title").map { title -> String in
-        // A title is what a player's menu shows; text it cannot show is refused, not guessed at.
-        guard SubtitleTrack.menuTitle(title) == title, title.count <= maxTitleLength else {
-            throw UsageError.invalidValue(option: "title", value: Format.shortened(Format.terminalSafe(title), to: 60),
-                                          reason: "a track title is a name for a player's menu: at most \(maxTitleLength) characters, without control characters")
-        }
-        return title
-    }
-    let tracks = try files.map { try CaptionFiles.track(from: $0, language: fallbackLanguage, title: title) }
+    let tracks = try files.map { try CaptionFiles.track(from: $0, language: options.language, title: options.title) }
     for track in tracks {
         for warning in track.readingWarnings { printError("capforge mux: warning: \(Format.terminalSafe("\(track.source ?? track.title): \(warning)"))") }
     }
-    let output = args.value("out").map { URL(fileURLWithPath: $0).standardizedFileURL }
+    let output = options.out.map { URL(fileURLWithPath: $0).standardizedFileURL }
         ?? OutputLayout.subtitled(video, extension: SubtitleMux.outputExtension(for: video, container: probe.container))
-    let policy = namedOutputPolicy(output, args: args).writing(.video).protecting([video.path] + files.map(\.path))
+    let policy = OutputPolicy.named(output, overwrite: options.overwrite).writing(.video).protecting([video.path] + files.map(\.path))
     let cancellation = Cancellation()
     Interrupts.install(cancellation)
     let report: MuxReport

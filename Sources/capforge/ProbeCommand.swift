@@ -4,25 +4,31 @@ import CapforgeCore
 import Foundation
 import Media
 
+struct ProbeOptions: CommandOptions {
+    var json = false
+    var shots = false
+    var verbose = false
+}
+
 let probeCommand = Subcommand(
-    spec: Command(
-        "probe", summary: "Show a media file's container, duration, start offset, audio, video and subtitle streams.",
-        usage: "FILE... [--json] [--shots]",
-        options: [Option("json", help: "print JSON instead of text"),
-                  Option("shots", help: "also find the shot changes (decodes the whole video, as ffmpeg's scdet filter at threshold 10)"),
-                  Option("verbose", short: "v", help: "show library warnings")],
-        minPositionals: 1)
-) { args in
+    "probe", summary: "Show a media file's container, duration, start offset, audio, video and subtitle streams.", usage: "FILE... [--json] [--shots]",
+    options: OptionTable(initial: ProbeOptions(), [
+        .flag("json", \.json, help: "print JSON instead of text"),
+        .flag("shots", \.shots, help: "also find the shot changes (decodes the whole video, as ffmpeg's scdet filter at threshold 10)"),
+        .flag("verbose", short: "v", \.verbose, help: "show library warnings"),
+    ]),
+    positionals: 1...Int.max
+) { options, paths in
     var failed = false
     var probes: [MediaProbe] = []
-    for path in args.positionals {
+    for path in paths {
         do {
             let probe = try MediaProbe(path: path)
             probes.append(probe)
-            if !args.flag("json") { printLine(TerminalText(lines: describe(probe))) }
-            if args.flag("shots") {
+            if !options.json { printLine(TerminalText(lines: describe(probe))) }
+            if options.shots {
                 let shots = try ShotChangeDetector.detect(path: path)
-                if args.flag("json") {
+                if options.json {
                     Terminal.standardOutput.json(try jsonString(shots))
                 } else {
                     printLine("  shot changes (\(shots.changes.count) in \(shots.frames) frames): \(shots.changes.map { String(format: "%.3f", $0) }.joined(separator: ", "))")
@@ -33,8 +39,8 @@ let probeCommand = Subcommand(
             failed = true
         }
     }
-    if args.flag("json") {
-        Terminal.standardOutput.json(try probes.count == 1 && args.positionals.count == 1 ? jsonString(probes[0]) : jsonString(probes))
+    if options.json {
+        Terminal.standardOutput.json(try probes.count == 1 && paths.count == 1 ? jsonString(probes[0]) : jsonString(probes))
     }
     return failed ? ExitCode.failure : ExitCode.success
 }

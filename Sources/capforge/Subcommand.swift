@@ -2,47 +2,69 @@ import Arguments
 import Batch
 import CapforgeCore
 import Captions
+import Media
 import Speech
 
-/// One entry per subcommand; each runs with its parsed arguments and returns an exit code.
+/// What every command's options hold: whether library warnings are shown.
+protocol CommandOptions: Sendable {
+    var verbose: Bool { get }
+}
+
+extension CommandOptions {
+    var verbose: Bool { false }
+}
+
+/// One entry per subcommand: its declaration, and a run that decodes its options once, through
+/// its table, and returns an exit code.
 struct Subcommand: Sendable {
     let spec: Command
     let run: @Sendable (ParsedArguments) throws -> Int32
+
+    init<Options: CommandOptions>(_ name: String, summary: String, usage: String, options table: OptionTable<Options>, positionals: ClosedRange<Int>,
+                                  run: @escaping @Sendable (Options, [String]) throws -> Int32) {
+        spec = Command(name, summary: summary, usage: usage, options: table.options, positionals: positionals)
+        self.run = { parsed in
+            let options = try table.decode(parsed)
+            LibraryLogging.configure(verbose: options.verbose)
+            return try run(options, parsed.positionals)
+        }
+    }
 }
 
 let subcommands: [Subcommand] = [captionCommand, exportCommand, burnCommand, muxCommand, syncCommand, probeCommand, extractCommand, languagesCommand, modelsCommand, lintCommand]
 
-/// `--profile` as caption and lint read it: nil for auto or none given. A name or file that gives
-/// no profile is a usage error (exit 2) in both, as any other bad option value is.
-func profileOption(_ args: ParsedArguments) throws -> CaptionProfile? {
-    guard let value = args.value("profile") else { return nil }
+/// `--profile` as caption and lint read it: nil for auto. A name or file that gives no profile
+/// is a usage error (exit 2) in both, as any other bad option value is.
+func profileChoice(_ text: String) throws -> CaptionProfile? {
     do {
-        return try Lint.profile(named: value)
+        return try Lint.profile(named: text)
     } catch {
-        throw UsageError.invalidValue(option: "profile", value: value, reason: "\(error)")
+        throw OptionRefusal("\(error)")
     }
+}
+
+/// `--lang CODE` where it names one language (mux, sync, burn).
+func languageCode(_ code: String) throws -> Language {
+    guard let language = Language(code) else { throw OptionRefusal("not a language code Capforge knows") }
+    return language
+}
+
+/// The Whisper models a command names.
+struct ModelChoices: Sendable {
+    var model: String?
+    var crossCheck: String?
 }
 
 /// An error that says an option named nothing usable (a style or model name), as the usage error
 /// it is (exit 2); any other error as it is.
-func asUsageError(_ error: Error, _ args: ParsedArguments) -> Error {
+func asUsageError(_ error: Error, models: ModelChoices = ModelChoices()) -> Error {
     switch error {
     case StyleError.notFound(let name, _, _):
         return UsageError.invalidValue(option: "style", value: name, reason: "\(error)")
     case SpeechError.modelMissing(let path, _):
-        guard let option = ["model", "cross-check"].first(where: { args.value($0) == path }) else { return error }
+        guard let option = [("model", models.model), ("cross-check", models.crossCheck)].first(where: { $0.1 == path })?.0 else { return error }
         return UsageError.invalidValue(option: option, value: path, reason: "\(error)")
     default:
         return error
-    }
-}
-
-/// `--lang CODE` where it names one language (mux, sync): nil when not given.
-func languageOption(_ args: ParsedArguments) throws -> Language? {
-    try args.value("lang").map { code in
-        guard let language = Language(code) else {
-            throw UsageError.invalidValue(option: "lang", value: Format.terminalSafe(code), reason: "not a language code Capforge knows")
-        }
-        return language
     }
 }

@@ -6,47 +6,55 @@ import Foundation
 import Media
 import Speech
 
+struct SyncOptions: CommandOptions {
+    var out: String?
+    var language: Language?
+    var tier = BatchSettings().tier
+    var models = ModelChoices()
+    var json = false
+    var overwrite = false
+    var verbose = false
+}
+
 let syncCommand = Subcommand(
-    spec: Command(
-        "sync", summary: "Re-time a subtitle file to a copy of its video: offset, frame-rate drift and cuts found from the speech; only times change.",
-        usage: "VIDEO SUBS [--out OUT] [OPTIONS]",
-        options: [
-            Option("out", short: "o", value: "OUT", help: "the re-timed subtitles (default <subs name>.synced.<ext> beside SUBS)"),
-            Option("lang", value: "CODE", help: "the speech's language (default: the one the subtitle file's name says, talk.fr.srt, else the audio's tag, else detected)"),
-            Option("tier", value: .choice(TierPreference.allCases.map(\.rawValue)), default: BatchSettings().tier.rawValue,
-                   help: "modern matches the cues' words to recognised words; basic times by where speech is"),
-            Option("model", value: "NAME|PATH", help: "the Whisper model to hear the speech with"),
-            Option("json", help: "print the result as one JSON object"),
-            overwriteOption,
-            Option("verbose", short: "v", help: "show library warnings"),
-        ],
-        positionals: 2...2)
-) { args in
-    let video = URL(fileURLWithPath: args.positionals[0]).standardizedFileURL
-    let subtitles = URL(fileURLWithPath: args.positionals[1]).standardizedFileURL
+    "sync", summary: "Re-time a subtitle file to a copy of its video: offset, frame-rate drift and cuts found from the speech; only times change.",
+    usage: "VIDEO SUBS [--out OUT] [OPTIONS]",
+    options: OptionTable(initial: SyncOptions(), [
+        .text("out", short: "o", \.out, value: "OUT", help: "the re-timed subtitles (default <subs name>.synced.<ext> beside SUBS)"),
+        .parsed("lang", \.language, value: "CODE", help: "the speech's language (default: the one the subtitle file's name says, talk.fr.srt, else the audio's tag, else detected)",
+                parse: languageCode),
+        .choice("tier", \.tier, help: "modern matches the cues' words to recognised words; basic times by where speech is"),
+        .text("model", \.models.model, value: "NAME|PATH", help: "the Whisper model to hear the speech with"),
+        .flag("json", \.json, help: "print the result as one JSON object"),
+        .flag("overwrite", \.overwrite, help: overwriteHelp),
+        .flag("verbose", short: "v", \.verbose, help: "show library warnings"),
+    ]),
+    positionals: 2...2
+) { options, paths in
+    let video = URL(fileURLWithPath: paths[0]).standardizedFileURL
+    let subtitles = URL(fileURLWithPath: paths[1]).standardizedFileURL
     let named = Language(subtitles.deletingPathExtension().pathExtension)
-    let language = try languageOption(args) ?? named
-    let output = args.value("out").map { URL(fileURLWithPath: $0).standardizedFileURL }
+    let language = options.language ?? named
+    let output = options.out.map { URL(fileURLWithPath: $0).standardizedFileURL }
         ?? subtitles.deletingPathExtension().appendingPathExtension("synced").appendingPathExtension(subtitles.pathExtension)
-    let policy = namedOutputPolicy(output, args: args).writing(.captions).protecting([video.path, subtitles.path])
+    let policy = OutputPolicy.named(output, overwrite: options.overwrite).writing(.captions).protecting([video.path, subtitles.path])
     var settings = BatchSettings()
-    if let tier: TierPreference = args.choice("tier") { settings.tier = tier }
-    let engines = try loadEngines(args, settings: settings)
+    settings.tier = options.tier
+    let engines = try loadEngines(options.models, verbose: options.verbose, settings: settings)
     let cancellation = Cancellation()
     Interrupts.install(cancellation)
     let report: SyncReport
     do {
         report = try SubtitleSyncJob(engines: engines, tier: settings.tier).run(
             video: video, subtitles: subtitles, output: output, language: language, policy: policy, cancellation: cancellation) { stage in
-            if !args.flag("json") { printError("capforge sync: \(stage)") }
+            if !options.json { printError("capforge sync: \(stage)") }
         }
     } catch is Cancelled {
         printError("capforge sync: interrupted; \(Format.terminalSafe(output.path)) was not written")
         return Interrupts.exitCode
     }
     let result = report.result
-    if args.flag("json") {
-        let data = try JSONSerialization.data(withJSONObject: syncObject(report), options: [.sortedKeys])
+    if options.json {        let data = try JSONSerialization.data(withJSONObject: syncObject(report), options: [.sortedKeys])
         Terminal.standardOutput.json(String(decoding: data, as: UTF8.self))
     } else {
         for warning in report.warnings { printError("capforge sync: warning: \(Format.terminalSafe(warning))") }
@@ -59,14 +67,18 @@ let syncCommand = Subcommand(
 }
 
 /// `caption PATH... --sync`: every video's own subtitle files re-timed to it (`SyncBatch`).
-func runFolderSync(_ args: ParsedArguments, inputs: [BatchInput], problems: [ScanProblem], settings: BatchSettings) throws -> Int32 {
+func runFolderSync(_ options: CaptionOptions, inputs: [BatchInput], problems: [ScanProblem], settings: BatchSettings) throws -> Int32 {
     // What captioning would write has no place in a run that writes no captions.
-    for option in ["burn", "mux", "transcript", "transcript-beside", "translate", "out", "formats", "shard"] where args.flag(option) || args.value(option) != nil {
+    let defaults = CaptionOptions()
+    let captioning = [("burn", options.burn), ("mux", settings.mux), ("transcript", options.transcriptFile != nil), ("transcript-beside", options.transcriptBeside),
+                      ("translate", settings.translate), ("out", options.out != nil), ("formats", options.settings.formats != defaults.settings.formats),
+                      ("shard", options.shard != nil)]
+    if let (option, _) = captioning.first(where: \.1) {
         throw UsageError.invalidValue(option: "sync", value: "", reason: "--\(option) is for captioning; --sync writes each re-timed file beside the one it re-times")
     }
     let pairs = SyncBatch.pairs(for: inputs)
     let lonely = pairs.filter(\.subtitles.isEmpty).map(\.input.relativePath)
-    if args.flag("dry-run") {
+    if options.dryRun {
         for pair in pairs where !pair.subtitles.isEmpty {
             printLine("\(Format.terminalSafe(pair.input.relativePath)): \(pair.subtitles.map { Format.terminalSafe($0.lastPathComponent) }.joined(separator: ", "))")
         }
@@ -74,24 +86,24 @@ func runFolderSync(_ args: ParsedArguments, inputs: [BatchInput], problems: [Sca
         return problems.isEmpty ? ExitCode.success : ExitCode.failure
     }
     // The review page may take the place of no input, subtitle file or re-timed copy.
-    let report = args.value("report").map { URL(fileURLWithPath: $0) }
+    let report = options.report.map { URL(fileURLWithPath: $0) }
     let touched = pairs.flatMap { [$0.input.url.path] + $0.subtitles.flatMap { [$0.path, SyncBatch.output(for: $0).path] } }
-    let reportPolicy = report.map { namedOutputPolicy($0, args: args).writing(.report).protecting(touched) }
+    let reportPolicy = report.map { OutputPolicy.named($0, overwrite: options.overwrite).writing(.report).protecting(touched) }
     if let report, let reportPolicy {
         if touched.contains(OutputPolicy.resolvedPath(report).path) || touched.contains(report.standardizedFileURL.path) {
             throw UsageError.invalidValue(option: "report", value: Format.terminalSafe(report.relativePath), reason: "this run reads or writes that file; name a file of its own, such as review.html")
         }
         _ = try reportPolicy.destination(for: report)
     }
-    let engines = try loadEngines(args, settings: settings)
+    let engines = try loadEngines(options.models, verbose: options.verbose, settings: settings)
     let cancellation = Cancellation()
     Interrupts.install(cancellation)
-    let json = args.flag("json"), quiet = args.flag("quiet")
+    let json = options.json, quiet = options.quiet
     let asked: Language? = if case .fixed(let language) = settings.language { language } else { nil }
     let outcomes: [SyncBatch.Outcome]
     do {
         outcomes = try SyncBatch(job: SubtitleSyncJob(engines: engines, tier: settings.tier)).run(
-            pairs, language: asked, force: args.flag("force"), overwrite: args.flag("overwrite"), cancellation: cancellation,
+            pairs, language: asked, force: options.force, overwrite: options.overwrite, cancellation: cancellation,
             progress: { input, stage in if !json && !quiet { printError("capforge: \(Format.terminalSafe(input.relativePath)): \(stage)") } },
             finished: { outcome in
                 if json { Terminal.standardOutput.json(syncJSON(outcome)) } else if !quiet || outcome.status == .failed { printLine(TerminalText(lines: syncLine(outcome))) }

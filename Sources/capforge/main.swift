@@ -88,7 +88,6 @@ func runMain() -> Int32 {
             printLine(TerminalText(lines: subcommand.spec.helpText(program: "capforge")))
             return ExitCode.success
         }
-        LibraryLogging.configure(verbose: parsed.flag("verbose"))
         return try subcommand.run(parsed)
     } catch let error as UsageError {
         // Errors quote what was typed or named, and a name can hold terminal escape sequences:

@@ -36,9 +36,8 @@ import Testing
             Option("jobs", value: .integer(1...2, name: "N"), need: "use 1 or 2", help: "j"),
         ], minPositionals: 1)
         let p = try parse(["x", "--tier", "basic", "--beam", "5", "--low", "0.5", "--factor=1000"], for: typed)
-        #expect(p.integer("beam") == 5 && p.number("low") == 0.5 && p.number("factor") == 1000)
-        #expect(p.choice("tier", as: Tier.self) == .basic)
-        #expect(p.integer("jobs") == nil)
+        #expect(p.value("beam") == "5" && p.value("low") == "0.5" && p.value("factor") == "1000" && p.value("tier") == "basic")
+        #expect(p.value("jobs") == nil)
         for (arguments, option, value, reason) in [
             (["--tier", "fast"], "tier", "fast", "use auto, modern or basic"),
             (["--beam", "9"], "beam", "9", "a whole number from 1 to 8"),
@@ -58,7 +57,58 @@ import Testing
         #expect(help.contains("f (above 0, at most 1000)"))
     }
 
-    enum Tier: String { case auto, modern, basic }
+    enum Tier: String, CaseIterable { case auto, modern, basic }
+
+    struct Encoding: Sendable { var crf = 23; var notice: String? }
+    struct Typed: Sendable {
+        var tier = Tier.auto
+        var beam = 1
+        var low: Double?
+        var factor = 3.0
+        var lang: String?
+        var json = false
+        var chunking = true
+        var shard: (Int, Int)?
+        var encoding = Encoding()
+    }
+
+    static let encodingFields: [OptionTable<Encoding>.Field] = [
+        .integer("crf", \.crf, 0...51, help: "c"),
+        .text("notice-text", \.notice, value: "TEXT", help: "n"),
+    ]
+    static let table = OptionTable(initial: Typed(), [
+        .choice("tier", \.tier, help: "t"),
+        .integer("beam", \.beam, 1...8, help: "b"),
+        .number("low", \.low, 0...1, value: "P", help: "l"),
+        .number("factor", \.factor, 0...1000, value: "X", aboveLowerBound: true, help: "f"),
+        .text("lang", \.lang, value: "CODE", help: "g"),
+        .flag("json", \.json, help: "j"),
+        .flag("no-chunking", \.chunking, to: false, help: "n"),
+        .parsed("shard", \.shard, value: "I/N", help: "s") { text in
+            let parts = text.split(separator: "/").compactMap { Int($0) }
+            guard parts.count == 2, (1...parts[1]).contains(parts[0]) else { throw OptionRefusal("use I/N") }
+            return (parts[0], parts[1])
+        },
+    ] + OptionTable.Field.lifted(encodingFields, into: \.encoding))
+
+    /// Options decode once, through their table, into a typed value that starts from the
+    /// table's initial one; help states each default from that value; a value a parser refuses
+    /// is a usage error naming the option; a table's fields set a part of another's options.
+    @Test func typedOptionsDecodeThroughTheirTable() throws {
+        let command = Command("caption", summary: "s", usage: "PATH...", options: Self.table.options, minPositionals: 1)
+        let given = try Self.table.decode(parse(["x", "--tier", "basic", "--beam", "5", "--low", "0.5", "--json", "--no-chunking", "--shard", "2/8",
+                                                  "--crf", "18", "--notice-text", "hi"], for: command))
+        #expect(given.tier == .basic && given.beam == 5 && given.low == 0.5 && given.factor == 3 && given.lang == nil)
+        #expect(given.json && !given.chunking && given.shard! == (2, 8) && given.encoding.crf == 18 && given.encoding.notice == "hi")
+        let none = try Self.table.decode(parse(["x"], for: command))
+        #expect(none.tier == .auto && none.beam == 1 && none.low == nil && !none.json && none.chunking && none.shard == nil && none.encoding.crf == 23)
+        let help = command.helpText(program: "capforge")
+        #expect(help.contains("t (default auto)") && help.contains("b (1-8; default 1)") && help.contains("f (above 0, at most 1000; default 3)"))
+        #expect(help.contains("c (0-51; default 23)") && help.contains("  --low P") && !help.contains("l (0-1; default"))
+        #expect(throws: UsageError.invalidValue(option: "shard", value: "9/8", reason: "use I/N")) {
+            try Self.table.decode(parse(["x", "--shard", "9/8"], for: command))
+        }
+    }
 
     @Test func helpNeedsNoPositionals() throws {
         #expect(try parse(["--help"], for: command).wantsHelp)
