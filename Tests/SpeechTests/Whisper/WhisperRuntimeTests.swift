@@ -33,8 +33,8 @@ import WhisperRuntime
         let eot = model.vocabulary.endOfText
         for clip in try WhisperFixtures.librivoxClips() {
             let ours = try Self.firstWindow(clip.audio, model)
-            let theirs = try engine.decode(clip.audio.samples, language: "en", task: .transcribe, prompt: nil, redecoding: false,
-                                           passesBefore: nil, cancellation: Cancellation(), began: Date()).segments.flatMap(\.tokens)
+            let theirs = try engine.backend.decode(clip.audio.samples, language: .english, task: .transcribe, prompt: nil, redecoding: false,
+                                                   passesBefore: nil, cancellation: Cancellation()).segments.flatMap(\.tokens)
             let text = String(decoding: ours.filter { $0 < eot }.flatMap(model.vocabulary.bytes(of:)), as: UTF8.self)
             let theirText = String(decoding: theirs.filter { $0.id < eot }.flatMap(\.bytes), as: UTF8.self)
             #expect(precision == .float32 ? text == theirText : WER.errors(reference: theirText, hypothesis: text).edits <= 2,
