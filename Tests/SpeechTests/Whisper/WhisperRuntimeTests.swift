@@ -85,8 +85,8 @@ import WhisperRuntime
         }
         let (bytes, path) = try CT2WhisperConverter.readModelBinary(WhisperFixtures.ct2TinyEn)
         let model = try CT2Model(data: bytes, path: path)
-        let dimensions = WhisperDimensions(melCount: 80, audioContext: 1500, audioState: 384, audioHeads: 6, audioLayers: 4,
-                                           textContext: 448, textState: 384, textHeads: 6, textLayers: 4, vocabularySize: 51864)
+        let dimensions = WhisperHyperparameters(vocabularySize: 51864, audioContext: 1500, audioState: 384, audioHeads: 6, audioLayers: 4,
+                                                textContext: 448, textState: 384, textHeads: 6, textLayers: 4, melCount: 80, fileType: 1)
         #expect(throws: RuntimeError.malformedWeights(name: "decoder/layer_0/ffn/linear_1/weight", reason: "shape [384, 1535], the model's dimensions imply [384, 1536]")) {
             _ = try WhisperNetwork(weights: Tampered(model: model), dimensions: dimensions)
         }
