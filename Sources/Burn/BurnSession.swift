@@ -59,8 +59,6 @@ final class BurnSession {
     }
 
     func run(cancellation: Cancellation?, progress: (BurnProgress) -> Void) throws -> BurnReport {
-        let packet = Packet()
-        let frame = Frame()
         let clock = ContinuousClock()
         let started = clock.now
         let duration = input.duration ?? 0
@@ -73,34 +71,15 @@ final class BurnSession {
                 framesPerSecond: elapsed > 0 ? Double(frames) / elapsed : 0, frames: frames))
         }
 
-        func drainVideo() throws {
-            while true {
-                switch try decoder.receive(into: frame) {
-                case .frame:
-                    defer { frame.unref() }
-                    try burn(frame)
-                case .corrupt: corruptPackets += 1
-                case .needInput, .finished: return
-                }
-            }
-        }
-
-        while true {
-            if cancellation?.isCancelled == true { throw Cancelled() }
-            // A read error mid-file ends the input like EOF; the truncation check below reports it.
-            guard input.read(into: packet) else { break }
-            defer { packet.unref() }
-            guard packet.streamIndex == videoIndex else {
-                _ = try copier.handle(packet)
-                continue
-            }
-            if try !decoder.send(packet) { corruptPackets += 1; continue }
-            let before = frames
-            try drainVideo()
-            if frames / Self.progressBatch != before / Self.progressBatch { report() }
-        }
-        _ = try decoder.send(nil)
-        try drainVideo()
+        // A read error mid-file ends the input like EOF; the truncation check below reports it.
+        var framesBefore = frames
+        corruptPackets = try input.decode(
+            stream: videoIndex, with: decoder, cancellation: cancellation, otherStream: { _ = try copier.handle($0) },
+            packetDecoded: {
+                if frames / Self.progressBatch != framesBefore / Self.progressBatch { report() }
+                framesBefore = frames
+            },
+            frame: burn)
         try encoder.encode(nil) { try output.write($0, encodedBy: encoder, to: 0) }
         try copier.finish()
         if cancellation?.isCancelled == true { throw Cancelled() }

@@ -146,14 +146,8 @@ private final class MuxSession {
     private static func mediaEnd(of path: String) throws -> Int? {
         let file = try InputFile(path: path)
         if let duration = file.durationClaim().duration { return Int((duration * 1000).rounded()) }
-        let packet = Packet()
-        var end: MediaTime?
-        while file.read(into: packet) {
-            defer { packet.unref() }
-            guard let last = file.end(of: packet) else { continue }
-            end = max(end ?? last, last)
-        }
-        return end?.roundedMilliseconds
+        // Each packet's end is taken before the next is read.
+        return file.packets.compactMap(file.end(of:)).max()?.roundedMilliseconds
     }
 
     /// Whether the track keeps an event once held within the video (`WrittenEvents`); what
@@ -223,13 +217,10 @@ private final class MuxSession {
     }
 
     func run(cancellation: Cancellation?) throws -> MuxReport {
-        let packet = Packet()
         var mediaEnd: Int64 = 0
-        while true {
+        // A read error mid-file ends the input like EOF, as in burn-in.
+        for packet in input.packets {
             if cancellation?.isCancelled == true { throw Cancelled() }
-            // A read error mid-file ends the input like EOF, as in burn-in.
-            guard input.read(into: packet) else { break }
-            defer { packet.unref() }
             if let time = input.time(of: packet) {
                 // Subtitles go in ahead of the media around them, so the interleaver holds few packets.
                 try writeSubtitles(until: time.roundedMilliseconds)

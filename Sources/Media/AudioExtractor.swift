@@ -127,33 +127,10 @@ public struct AudioExtractor {
                 left -= zeros.count
             }
         })
-        let packet = Packet()
-        let frame = Frame()
-        var corruptPackets = 0
-
-        func drainFrames() throws {
-            while true {
-                switch try decoder.receive(into: frame) {
-                case .frame:
-                    try timeline.place(frame: frame, path: path)
-                    frame.unref()
-                case .corrupt: corruptPackets += 1
-                case .needInput, .finished: return
-                }
-            }
+        // A read error mid-file ends decoding like EOF; the truncation check reports it.
+        let corruptPackets = try input.decode(stream: streamIndex, with: decoder, cancellation: cancellation) {
+            try timeline.place(frame: $0, path: path)
         }
-
-        while true {
-            if cancellation?.isCancelled == true { throw Cancelled() }
-            // A read error mid-file ends decoding like EOF; the truncation check reports it.
-            guard input.read(into: packet) else { break }
-            defer { packet.unref() }
-            guard packet.streamIndex == streamIndex else { continue }
-            if try !decoder.send(packet) { corruptPackets += 1; continue }
-            try drainFrames()
-        }
-        _ = try decoder.send(nil)
-        try drainFrames()
         try timeline.finish()
 
         var warnings: [ExtractionWarning] = []

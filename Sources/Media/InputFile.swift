@@ -153,21 +153,14 @@ package final class InputFile {
         for index in 0..<streamCount { stream(index).pointee.discard = AVDISCARD_DEFAULT }
         let target = startTime.addingReportingOverflow(Int64(min(claimedEnd, 7 * 24 * 3600) * Double(AV_TIME_BASE)))
         guard !target.overflow, av_seek_frame(context, -1, target.partialValue, AVSEEK_FLAG_BACKWARD) >= 0 else { return nil }
-        let packet = Packet()
+        var packets = self.packets
         var end: MediaTime?
         for _ in 0..<Self.packetsAfterSeek {
-            guard read(into: packet) else { return end?.seconds }
-            defer { packet.unref() }
+            guard let packet = packets.next() else { return end?.seconds }
             guard isPicture(or: packet.streamIndex), let stop = self.end(of: packet) else { continue }
             end = max(end ?? stop, stop)
         }
         return nil
-    }
-
-    /// Reads the next packet; false at the end of the file, or at a read error mid-file, which
-    /// ends the input like the end (callers compare how far they got with `expectedEnd`).
-    package func read(into packet: Packet) -> Bool {
-        av_read_frame(context, packet.pointer) >= 0
     }
 
     /// Where `packet` ends: its pts (else dts) plus its duration. Nil without a timestamp, or

@@ -29,32 +29,15 @@ public enum ShotChangeDetector {
         let format = input.videoFormat(ofStream: video.index)
         let decoder = try Decoder(input, stream: video.index, threaded: true)
         let adapter = PictureAdapter(format, path: path)
-        let packet = Packet(), frame = Frame()
         var score = SceneScore()
         var changes: [Double] = []
         var frames = 0
-        func take() throws {
-            while true {
-                switch try decoder.receive(into: frame) {
-                case .frame:
-                    frames += 1
-                    let time = input.time(of: frame, stream: video.index)
-                    let picture = Luma.isNative(frame) ? frame : try adapter.adapt(frame).picture
-                    if let value = score.next(Luma(picture)), value >= threshold, let time { changes.append(time.seconds) }
-                    frame.unref()
-                case .needInput, .finished: return
-                case .corrupt: continue
-                }
-            }
+        _ = try input.decode(stream: video.index, with: decoder, cancellation: cancellation) { frame in
+            frames += 1
+            let time = input.time(of: frame, stream: video.index)
+            let picture = Luma.isNative(frame) ? frame : try adapter.adapt(frame).picture
+            if let value = score.next(Luma(picture)), value >= threshold, let time { changes.append(time.seconds) }
         }
-        while input.read(into: packet) {
-            defer { packet.unref() }
-            if frames % 64 == 0, cancellation.isCancelled { throw Cancelled() }
-            guard packet.streamIndex == video.index else { continue }
-            if try decoder.send(packet) { try take() }
-        }
-        _ = try decoder.send(nil)
-        try take()
         return Result(changes: changes, threshold: threshold, frames: frames, frameRate: format.frameRate?.value)
     }
 

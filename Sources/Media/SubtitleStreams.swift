@@ -45,10 +45,8 @@ public enum EmbeddedSubtitles {
         for info in infos { decoders[info.index] = try Decoder(stream: input.stream(info.index), path: path) }
         for index in 0..<input.streamCount where decoders[index] == nil { input.leaveOut(index) }
 
-        let packet = Packet()
         // A read error mid-file ends the tracks like EOF: what was read is what the file holds.
-        while input.read(into: packet) {
-            defer { packet.unref() }
+        for packet in input.packets {
             let index = packet.streamIndex
             guard let decoder = decoders[index] else { continue }
             let timeBase = input.stream(index).pointee.time_base

@@ -1,7 +1,7 @@
 /// Whisper's encoder: two convolutions over the log-mel frames, sinusoidal positions, and
 /// pre-norm transformer layers, 30 s of audio to `audioContext` vectors.
 struct AudioEncoder {
-    let dimensions: WhisperDimensions
+    let dimensions: WhisperHyperparameters
     private let conv1: Linear
     private let conv2: Linear
     private let positions: [Float]
@@ -16,7 +16,7 @@ struct AudioEncoder {
         let down: Linear
     }
 
-    init(_ source: some WeightSource, dimensions d: WhisperDimensions, precision: WeightPrecision) throws {
+    init(_ source: some WeightSource, dimensions d: WhisperHyperparameters, precision: WeightPrecision) throws {
         dimensions = d
         let width = d.audioState
         // Kernels of width 3 as matrices over (channel, tap) columns; float32 (a small share of the work).

@@ -2,7 +2,7 @@
 /// cross-attention over the encoder's output, and a feed-forward block; the output projection
 /// shares the token embedding.
 struct TextDecoder {
-    let dimensions: WhisperDimensions
+    let dimensions: WhisperHyperparameters
     private let embedding: Linear
     private let positions: [Float]
     private let layers: [Layer]
@@ -20,7 +20,7 @@ struct TextDecoder {
         let down: Linear
     }
 
-    init(_ source: some WeightSource, dimensions d: WhisperDimensions, precision: WeightPrecision) throws {
+    init(_ source: some WeightSource, dimensions d: WhisperHyperparameters, precision: WeightPrecision) throws {
         dimensions = d
         let width = d.textState
         embedding = Linear(try source.tensor("decoder/embeddings/weight", [d.vocabularySize, width]), bias: nil, precision: precision)

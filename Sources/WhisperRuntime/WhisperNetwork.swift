@@ -1,12 +1,12 @@
 /// One Whisper model loaded for Capforge's own runtime: weights in memory (int8 by default),
 /// the encoder run once per 30 s window, the decoder step by step over a cache.
 public final class WhisperNetwork: Sendable {
-    public let dimensions: WhisperDimensions
+    public let dimensions: WhisperHyperparameters
     public let precision: WeightPrecision
     private let encoder: AudioEncoder
     private let decoder: TextDecoder
 
-    public init(weights: some WeightSource, dimensions: WhisperDimensions, precision: WeightPrecision = .int8) throws {
+    public init(weights: some WeightSource, dimensions: WhisperHyperparameters, precision: WeightPrecision = .int8) throws {
         guard dimensions.audioState % dimensions.audioHeads == 0, dimensions.textState % dimensions.textHeads == 0 else {
             throw RuntimeError.malformedWeights(name: "num_heads", reason: "the model's width does not divide into its heads")
         }

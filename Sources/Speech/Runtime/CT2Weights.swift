@@ -57,7 +57,7 @@ public struct RuntimeWhisperModel: Sendable {
     private static func network(_ weights: some WeightSource, _ hyperparameters: WhisperHyperparameters, _ precision: WeightPrecision,
                                 invalid: (String) -> Error) throws -> WhisperNetwork {
         do {
-            return try WhisperNetwork(weights: weights, dimensions: hyperparameters.dimensions, precision: precision)
+            return try WhisperNetwork(weights: weights, dimensions: hyperparameters, precision: precision)
         } catch let error as RuntimeError {
             throw invalid(error.description)
         }

@@ -2,45 +2,59 @@ import CapforgeCore
 import Foundation
 import WhisperRuntime
 
-/// What `WhisperEngine` asks of Capforge's own runtime in place of libwhisper: decoding a chunk
-/// window after window, and the language of its first 30 s. Each call keeps its state to
-/// itself: calls from several threads run side by side.
-final class RuntimeBackend: Sendable {
+/// Capforge's own runtime behind `WhisperEngine` in place of libwhisper. Each call keeps its
+/// state to itself: calls from several threads run side by side.
+final class RuntimeBackend: WhisperBackend {
     let model: RuntimeWhisperModel
+    private let threads: Int
 
-    init(model: RuntimeWhisperModel) {
+    init(model: RuntimeWhisperModel, threads: Int) {
         self.model = model
+        self.threads = threads
+        WhisperNetwork.threads = threads
     }
 
     var isMultilingual: Bool { model.vocabulary.isMultilingual }
     var endOfText: Int32 { model.vocabulary.endOfText }
 
-    /// `language` is an ISO code or "auto" (a multilingual model detects it from the first 30 s).
-    /// `languageID`: the language decoded in (libwhisper's numbering; 0 for an English-only model).
-    func decode(_ samples: [Float], language: String, translating: Bool, redecoding: Bool, passesBefore: Int64?,
-                cancellation: Cancellation) throws -> (segments: [DecodedSegment], stoppedEarly: Bool, languageID: Int32) {
-        var code: String? = nil
-        var languageID: Int32 = 0
+    /// Two windows at once, one core each, where there are two cores or more: a decoder step
+    /// is too small for a second core (4.3 ms a token with two threads, 4.6 with one), so two
+    /// windows side by side do nearly twice the work of one window on both.
+    var windowsAtOnce: Int { min(2, threads) }
+
+    /// oneDNN's thread count is the calling thread's own (OpenMP's), so each window's thread gets its share.
+    func shareCores(among windows: Int) {
+        WhisperNetwork.threads = max(1, threads / max(1, windows))
+    }
+
+    /// The runtime has no text prompt (the engine's initializer refused one), nor a beam.
+    func decode(_ samples: [Float], language: Language?, task: WhisperTask, prompt: String?, redecoding: Bool, passesBefore: Int64?,
+                cancellation: Cancellation) throws -> WhisperDecoding {
+        var decodedIn: Language? = nil
         if isMultilingual {
-            if language == "auto" {
-                let probabilities = try languageProbabilities(samples)
-                languageID = Int32(probabilities.indices.max { probabilities[$0] < probabilities[$1] } ?? 0)
-                code = model.vocabulary.languageCode(ofID: languageID)
+            if let language {
+                decodedIn = language
             } else {
-                code = language
-                languageID = model.vocabulary.languageID(of: language) ?? 0
+                let probabilities = try languageProbabilities(samples)
+                let id = Int32(probabilities.indices.max { probabilities[$0] < probabilities[$1] } ?? 0)
+                decodedIn = model.vocabulary.languageCode(ofID: id).flatMap(Language.init)
             }
         }
-        let request = RuntimeTranscriber.Request(language: code, translating: translating, redecoding: redecoding, passesBefore: passesBefore)
+        let request = RuntimeTranscriber.Request(language: decodedIn?.code, translating: task == .translate, redecoding: redecoding,
+                                                 passesBefore: passesBefore)
         return try runtimeErrorsNamed {
             let run = try RuntimeTranscriber(model: model).run(samples, request, cancellation: cancellation)
-            return (run.segments, run.stoppedEarly, languageID)
+            return WhisperDecoding(segments: run.segments, stoppedEarly: run.stoppedEarly, beam: nil, language: decodedIn)
         }
     }
 
-    /// The probability of each language (libwhisper's ids) in the first 30 s of `samples`: the
-    /// decoder's scores for the language tokens after the start of transcript, as libwhisper.
-    func languageProbabilities(_ samples: [Float]) throws -> [Float] {
+    func detectLanguage(_ samples: [Float]) throws -> LanguageGuess {
+        try LanguageGuess.likeliest(of: try languageProbabilities(samples)) { model.vocabulary.languageCode(ofID: $0).flatMap(Language.init) }
+    }
+
+    /// The probability of each language (the vocabulary's language order) in the first 30 s of
+    /// `samples`: the decoder's scores for the language tokens after the start of transcript, as libwhisper.
+    private func languageProbabilities(_ samples: [Float]) throws -> [Float] {
         try runtimeErrorsNamed {
             let mel = try LogMelSpectrogram(samples: samples, melCount: model.network.dimensions.melCount)
             var decoding = try model.network.decoding(try model.network.encode(mel.window(at: 0)))

@@ -120,10 +120,6 @@ struct RuntimeVocabulary {
         return id >= 0 && Int(id) < tokens.count ? languages[tokens[Int(id)]] : nil
     }
 
-    func languageID(of code: String) -> Int32? {
-        languageTokens.firstIndex { languages[$0] == code }.map(Int32.init)
-    }
-
     func bytes(of token: Int32) -> [UInt8] {
         Int(token) < textTokens.count && token >= 0 ? textTokens[Int(token)] : []
     }

@@ -1,4 +1,5 @@
 import CWhisper
+import WhisperRuntime
 
 /// whisper.cpp's built-in cross-attention heads for DTW, chosen by model size (the same heads
 /// CT2's config.json lists for tiny.en and base).

@@ -3,10 +3,11 @@ import CapforgeCore
 import Foundation
 import Synchronization
 
-/// Owns one `whisper_context` (model weights plus the default decoding state). The context is
-/// single-threaded: every call that reaches it holds the lock, and a decode and the reading of
-/// what it decoded are one call.
-final class WhisperContext: Sendable {
+/// Owns one `whisper_context` (model weights plus the default decoding state) and decodes with
+/// it as `options` say: libwhisper behind `WhisperEngine`. The context is single-threaded:
+/// every call that reaches it holds the lock, and a decode and the reading of what it decoded
+/// are one call.
+final class WhisperContext: WhisperBackend {
     /// How the model computes attention; DTW alignment needs flash attention off.
     enum Attention {
         case flash
@@ -23,10 +24,11 @@ final class WhisperContext: Sendable {
     private let state: Mutex<State>
     private let whisper: cwhisper_functions
     let path: String
+    let options: WhisperOptions
     let isMultilingual: Bool
     let endOfText: Int32
 
-    init(modelPath: String, attention: Attention) throws {
+    init(modelPath: String, attention: Attention, options: WhisperOptions) throws {
         whisper = try WhisperLibrary.functions()
         WhisperLibrary.routeLogOnce
         var params = whisper.whisper_context_default_params()
@@ -45,6 +47,7 @@ final class WhisperContext: Sendable {
         }
         state = Mutex(State(context: context))
         path = modelPath
+        self.options = options
         isMultilingual = whisper.whisper_is_multilingual(context) != 0
         endOfText = whisper.whisper_token_eot(context)
     }
@@ -57,9 +60,9 @@ final class WhisperContext: Sendable {
     /// the next window; 0: one pass), keeping what was decoded. With `beam`, each window's tokens
     /// are the ones Capforge's beam search picks (a greedy `params` runs it). Returns libwhisper's
     /// status code (0 = success), whether a pass was refused, and on success the segments and
-    /// the language they were decoded in.
-    func decode(
-        _ params: whisper_full_params, samples: [Float], shouldAbort: Cancellation, passesBefore: Int64? = nil, beam: BeamForcing? = nil
+    /// the language (libwhisper's id) they were decoded in.
+    private func decode(
+        with params: whisper_full_params, samples: [Float], shouldAbort: Cancellation, passesBefore: Int64?, beam: BeamForcing?
     ) -> (status: Int32, stoppedEarly: Bool, segments: [DecodedSegment], languageID: Int32) {
         state.withLock { state in
             let status = run(state.context, params, samples: samples, shouldAbort: shouldAbort, passesBefore: passesBefore, beam: beam)
@@ -240,25 +243,20 @@ final class WhisperContext: Sendable {
 
     /// Tokens libwhisper decodes before a window's first one when no text prompt is given
     /// (start of transcript, then a multilingual model's language and task), and the last of them.
-    func prompt(translating: Bool) -> (length: Int, last: Int32) {
+    private func prompt(translating: Bool) -> (length: Int, last: Int32) {
         state.withLock { state in
             guard isMultilingual else { return (1, whisper.whisper_token_sot(state.context)) }
             return (3, translating ? whisper.whisper_token_translate(state.context) : whisper.whisper_token_transcribe(state.context))
         }
     }
 
-    func tokenCount(_ text: String) -> Int {
+    private func tokenCount(_ text: String) -> Int {
         state.withLock { Int(abs(whisper.whisper_tokenize($0.context, text, nil, 0))) }
     }
 
-    /// The library's defaults for a decode with `strategy`.
-    func defaultParams(_ strategy: whisper_sampling_strategy) -> whisper_full_params {
-        whisper.whisper_full_default_params(strategy)
-    }
-
-    /// Probabilities of every language id for the first 30 s of `samples`.
-    func languageProbabilities(_ samples: [Float], threads: Int32) throws -> [Float] {
-        try state.withLock { try languageProbabilities(of: $0.context, samples, threads: threads) }
+    func detectLanguage(_ samples: [Float]) throws -> LanguageGuess {
+        let probabilities = try state.withLock { try languageProbabilities(of: $0.context, samples, threads: Int32(options.threads)) }
+        return try LanguageGuess.likeliest(of: probabilities, language: WhisperLanguages.language(of:))
     }
 
     private func languageProbabilities(of context: OpaquePointer, _ samples: [Float], threads: Int32) throws -> [Float] {
@@ -278,5 +276,92 @@ final class WhisperContext: Sendable {
     private func tokenBytes(_ id: Int32, of context: OpaquePointer) -> [UInt8] {
         guard let text = whisper.whisper_token_to_str(context, id) else { return [] }
         return Array(UnsafeRawBufferPointer(start: text, count: strlen(text)))
+    }
+}
+
+/// The engine's decoding over libwhisper: the language and the prompt as C strings lent for the
+/// call, Capforge's beam search in libwhisper's greedy decoder.
+extension WhisperContext {
+    /// One decoding at a time: the context is single-threaded.
+    var windowsAtOnce: Int { 1 }
+
+    /// libwhisper's threads are `options.threads` on every call.
+    func shareCores(among windows: Int) {}
+
+    func decode(_ samples: [Float], language: Language?, task: WhisperTask, prompt: String?, redecoding: Bool, passesBefore: Int64?,
+                cancellation: Cancellation) throws -> WhisperDecoding {
+        var params = parameters(task: task, prompt: prompt, redecoding: redecoding)
+        // The beam plans from the first token of a window decoded at temperature 0 with no text
+        // prompt; a prompted respelling pass and a re-decode (which samples) stay greedy.
+        let beam = options.beamSize > 1 && prompt == nil && !redecoding
+            ? beamForcing(task: task, params: params, cancellation: cancellation) : nil
+        // "auto": libwhisper detects the language from the first 30 s.
+        let decoded = (language?.code ?? "auto").withCString { code in
+            (prompt ?? "").withCString { promptText in
+                params.language = code
+                params.initial_prompt = prompt == nil ? nil : promptText
+                return decode(with: params, samples: samples, shouldAbort: cancellation, passesBefore: passesBefore, beam: beam)
+            }
+        }
+        // A decode that completed is kept even when the deadline passed just after it.
+        if decoded.status == 0 {
+            return WhisperDecoding(segments: beam.map { $0.corrected(decoded.segments) } ?? decoded.segments, stoppedEarly: decoded.stoppedEarly,
+                                   beam: beam?.report, language: WhisperLanguages.language(of: decoded.languageID))
+        }
+        try CancellationCheck(cancellation).check()
+        throw SpeechError.engineFailed(engine: WhisperEngine.engineName, reason: "whisper_full failed with code \(decoded.status)")
+    }
+
+    private func beamForcing(task: WhisperTask, params: whisper_full_params, cancellation: Cancellation) -> BeamForcing {
+        let prompt = prompt(translating: task == .translate)
+        return BeamForcing(
+            BeamForcing.Setup(
+                search: TopKBeamSearch.Shape(width: options.beamSize, maxTokens: Self.maxTokensPerWindow, pruningMargin: Self.beamPruning.margin,
+                                             horizon: Self.beamPruning.horizon),
+                rules: tokenRules,
+                promptLength: prompt.length, promptTail: prompt.last, unsureBelow: Double(params.logprob_thold)),
+            shouldStop: { cancellation.isCancelled })
+    }
+
+    /// How the beam search prunes: candidates more than 1 nat (a factor of e) behind the step's
+    /// best, and beams that have differed from the best for more than 6 tokens. libwhisper's
+    /// public API decodes one sequence per state, so every beam re-decodes where it differs:
+    /// unpruned, width 5 took 3.5x greedy decoding's time on a 30 s clip. On the long-form
+    /// calibration half (tiny.en, one run each) margin 1 / horizon 6 made 134 errors, 2 / 6 139,
+    /// and 4 / 8 132 at twice the time of 1 / 6 (greedy: 124). With 1 / 6, width 5 takes 1.8x
+    /// greedy's time with tiny.en and 1.2x with base.
+    static let beamPruning = (margin: 1.0, horizon: 6)
+
+    /// libwhisper's n_text_ctx / 2 - 4 for every Whisper model (448 text positions).
+    static let maxTokensPerWindow = 220
+
+    /// Everything but the language and the prompt's text, which `decode` lends for the call only.
+    func parameters(task: WhisperTask, prompt: String?, redecoding: Bool) -> whisper_full_params {
+        // Greedy even with a beam: Capforge's beam search picks the tokens the greedy sampler takes.
+        var params = whisper.whisper_full_default_params(WHISPER_SAMPLING_GREEDY)
+        params.n_threads = Int32(options.threads)
+        // Captioning defaults: timestamps on (off wrecks audio past 30 s), no text carried into
+        // the next 30 s window (a carried hallucination repeats, and base carrying it skipped
+        // repeated sentences: 9-12 % more word errors on held-out long-form speech),
+        // non-speech tokens suppressed, temperature fallback on (the library default increment).
+        params.no_timestamps = false
+        params.token_timestamps = true
+        params.no_context = true
+        params.n_max_text_ctx = 0
+        params.suppress_nst = true
+        params.print_progress = false
+        params.print_realtime = false
+        params.print_timestamps = false
+        params.detect_language = false
+        params.translate = task == .translate
+        if redecoding { params.temperature = params.temperature_inc }
+
+        // The prompt is re-sent in every window (carry_initial_prompt); the text budget holds
+        // it and nothing decoded.
+        if let prompt {
+            params.carry_initial_prompt = true
+            params.n_max_text_ctx = Int32(tokenCount(prompt) + 1)
+        }
+        return params
     }
 }

@@ -1,4 +1,3 @@
-import CWhisper
 import CapforgeCore
 import Foundation
 import WhisperRuntime
@@ -11,23 +10,24 @@ public final class WhisperEngine: SpeechEngine, Sendable {
     public let identity: EngineIdentity
     public let supportedLanguages: Set<Language>
     public let options: WhisperOptions
-    public let isMultilingual: Bool
+    public var isMultilingual: Bool { backend.isMultilingual }
     /// A multilingual model's: English-only models can neither tell languages apart nor translate.
     public static let multilingualCapabilities: EngineCapabilities = [.detectsLanguage, .translates]
     public var capabilities: EngineCapabilities { isMultilingual ? Self.multilingualCapabilities : [] }
 
-    private let backend: Backend
-    private let endOfText: Int32
+    let backend: any WhisperBackend
+    private var endOfText: Int32 { backend.endOfText }
 
-    /// Who runs the network: libwhisper, or Capforge's own runtime (issue 44).
-    private enum Backend {
-        case library(WhisperContext)
-        case runtime(RuntimeBackend)
+    private init(backend: any WhisperBackend, vocabularySize: Int, options: WhisperOptions, identity: EngineIdentity) {
+        self.backend = backend
+        supportedLanguages = backend.isMultilingual ? Set(WhisperLanguages.supported(byVocabularySize: vocabularySize)) : [.english]
+        self.options = options
+        self.identity = identity
     }
 
     /// Loads the ggml model at `modelPath` after checking the library matches our header and
     /// the model is whole (libwhisper aborts the process on a model whose header lies).
-    public init(modelPath: String, options: WhisperOptions = WhisperOptions(), modelSHA256: String? = nil) throws {
+    public convenience init(modelPath: String, options: WhisperOptions = WhisperOptions(), modelSHA256: String? = nil) throws {
         try WhisperLibrary.verifyABI()
         guard let hparams = try WhisperModelFile.validated(at: URL(fileURLWithPath: modelPath)) else {
             throw SpeechError.modelInvalid(path: modelPath, reason: "it is not a ggml Whisper model")
@@ -38,52 +38,35 @@ public final class WhisperEngine: SpeechEngine, Sendable {
         } else {
             attention = .flash
         }
-        let context = try WhisperContext(modelPath: modelPath, attention: attention)
-        backend = .library(context)
-        endOfText = context.endOfText
-        isMultilingual = context.isMultilingual
-        supportedLanguages = isMultilingual ? Set(WhisperLanguages.supported(byVocabularySize: hparams.vocabularySize)) : [.english]
-        self.options = options
-        identity = EngineIdentity(
-            engine: Self.engineName, tier: .modern, model: ModelStore.modelName(ofFile: URL(fileURLWithPath: modelPath).lastPathComponent),
-            modelSHA256: modelSHA256)
+        self.init(
+            backend: try WhisperContext(modelPath: modelPath, attention: attention, options: options), vocabularySize: hparams.vocabularySize,
+            options: options,
+            identity: EngineIdentity(
+                engine: Self.engineName, tier: .modern, model: ModelStore.modelName(ofFile: URL(fileURLWithPath: modelPath).lastPathComponent),
+                modelSHA256: modelSHA256))
     }
 
     /// Whisper on Capforge's own runtime, from an installed ggml model file or a CTranslate2
     /// folder (`WeightPrecision.preferred`: int8 where the CPU has VNNI, float32 elsewhere).
     /// Greedy decoding with libwhisper's temperature fallback and token timing; not yet with a
     /// beam, a text prompt or DTW timing.
-    public init(runtimeModel url: URL, options: WhisperOptions = WhisperOptions(), precision: WeightPrecision = .preferred,
-                modelSHA256: String? = nil) throws {
+    public convenience init(runtimeModel url: URL, options: WhisperOptions = WhisperOptions(), precision: WeightPrecision = .preferred,
+                            modelSHA256: String? = nil) throws {
         guard options.onlyOnLibwhisper.isEmpty else {
             throw SpeechError.engineFailed(engine: Self.engineName,
                                            reason: "Capforge's own Whisper runtime does not yet do \(options.onlyOnLibwhisper.joined(separator: ", ")); libwhisper does")
         }
         let model = try RuntimeWhisperModel(contentsOf: url, precision: precision)
-        let runtime = RuntimeBackend(model: model)
-        backend = .runtime(runtime)
-        WhisperNetwork.threads = options.threads
-        endOfText = runtime.endOfText
-        isMultilingual = runtime.isMultilingual
-        supportedLanguages = isMultilingual ? Set(WhisperLanguages.supported(byVocabularySize: model.network.dimensions.vocabularySize)) : [.english]
-        self.options = options
-        identity = EngineIdentity(engine: Self.engineName, tier: .modern, model: ModelStore.modelName(ofFile: url.lastPathComponent),
-                                  modelSHA256: modelSHA256, runtime: WhisperNetworkChoice.capforge.rawValue)
+        self.init(
+            backend: RuntimeBackend(model: model, threads: options.threads), vocabularySize: model.network.dimensions.vocabularySize,
+            options: options,
+            identity: EngineIdentity(engine: Self.engineName, tier: .modern, model: ModelStore.modelName(ofFile: url.lastPathComponent),
+                                     modelSHA256: modelSHA256, runtime: WhisperNetworkChoice.capforge.rawValue))
     }
 
-    /// Two windows at once, one core each, where the runtime has two cores or more: a decoder
-    /// step is too small for a second core (4.3 ms a token with two threads, 4.6 with one), so
-    /// two windows side by side do nearly twice the work of one window on both.
-    public var windowsAtOnce: Int {
-        guard case .runtime = backend else { return 1 }
-        return min(2, options.threads)
-    }
+    public var windowsAtOnce: Int { backend.windowsAtOnce }
 
-    /// oneDNN's thread count is the calling thread's own (OpenMP's), so each window's thread gets its share.
-    public func shareCores(among windows: Int) {
-        guard case .runtime = backend else { return }
-        WhisperNetwork.threads = max(1, options.threads / max(1, windows))
-    }
+    public func shareCores(among windows: Int) { backend.shareCores(among: windows) }
 
     public func transcribe(_ audio: MonoAudio, language: Language, cancellation: Cancellation) throws -> [Word] {
         try transcribeDetailed(audio, language: language, cancellation: cancellation).words
@@ -120,13 +103,12 @@ public final class WhisperEngine: SpeechEngine, Sendable {
 
     private func transcribeDetailed(_ audio: MonoAudio, requested: Language?, task: WhisperTask, nextWindowFrom: Double?,
                                     cancellation: Cancellation, began: Date) throws -> WhisperTranscription {
-        let plain = try hear(audio, language: requested, task: task, nextWindowFrom: nextWindowFrom, prompt: nil,
-                             cancellation: cancellation, began: began)
+        let plain = try hear(audio, language: requested, task: task, nextWindowFrom: nextWindowFrom, prompt: nil, cancellation: cancellation)
         var words = plain.words
         var redecoded = plain.redecoded
         if let prompt = options.initialPrompt, !words.isEmpty {
             let prompted = try hear(audio, language: plain.language, task: task, nextWindowFrom: nextWindowFrom, prompt: prompt,
-                                    cancellation: cancellation, began: began)
+                                    cancellation: cancellation)
             words = PromptedSpelling.respelled(words, by: prompted.words, prompt: prompt, language: plain.language)
             redecoded += prompted.redecoded
         }
@@ -161,11 +143,11 @@ public final class WhisperEngine: SpeechEngine, Sendable {
 
     private func hear(
         _ audio: MonoAudio, language requested: Language?, task: WhisperTask, nextWindowFrom: Double?, prompt: String?,
-        cancellation: Cancellation, began: Date
+        cancellation: Cancellation
     ) throws -> Hearing {
-        let decoded = try decode(audio.samples, language: requested?.code ?? "auto", task: task, prompt: prompt, redecoding: false,
-                                 passesBefore: nextWindowFrom.map { Int64((max(0, $0 - audio.startTime) * 100).rounded()) },
-                                 cancellation: cancellation, began: began)
+        let decoded = try backend.decode(audio.samples, language: requested, task: task, prompt: prompt, redecoding: false,
+                                         passesBefore: nextWindowFrom.map { Int64((max(0, $0 - audio.startTime) * 100).rounded()) },
+                                         cancellation: cancellation)
         var segments = decoded.segments
         var heardUntil = audio.endTime
         if decoded.stoppedEarly {
@@ -176,7 +158,7 @@ public final class WhisperEngine: SpeechEngine, Sendable {
             let finished = segments.last.map { Double($0.end) / 100 } ?? 0
             heardUntil = min(audio.endTime, audio.startTime + (finished > 0 ? finished : Double(WhisperEngine.windowFrames) / 100))
         }
-        let decodedIn = requested ?? WhisperLanguages.language(of: decoded.languageID) ?? .english
+        let decodedIn = requested ?? decoded.language ?? .english
         var redecoded = 0
         let bursts = LoudnessEnvelope(audio.samples[...]).bursts()
         // A run of repeats is decoded again on its own, with no text before it to copy. Heard
@@ -205,7 +187,7 @@ public final class WhisperEngine: SpeechEngine, Sendable {
         while redecoded <= segments.count, let loop = firstLoop() {
             let span = Array(segments[loop.segments])
             redecoded += 1
-            let again = try redecode(span, of: audio.samples, language: decodedIn.code, task: task, cancellation: cancellation, began: began)
+            let again = try redecode(span, of: audio.samples, language: decodedIn, task: task, cancellation: cancellation)
             let heardAgain = RepetitionGuard.timesInARow(loop.phrase, in: again, endOfText: endOfText)
             if heardAgain >= 2 {
                 let speech = RepetitionGuard.trimmed(span, repeating: loop.phrase, to: max(loop.backedOccurrences, min(loop.repeats, heardAgain)),
@@ -235,29 +217,20 @@ public final class WhisperEngine: SpeechEngine, Sendable {
     /// model, which cannot tell languages apart.
     public func detectLanguage(_ audio: MonoAudio) throws -> LanguageGuess? {
         guard isMultilingual else { return nil }
-        let probabilities: [Float]
-        switch backend {
-        case .library(let context): probabilities = try context.languageProbabilities(audio.samples, threads: Int32(options.threads))
-        case .runtime(let runtime): probabilities = try runtime.languageProbabilities(audio.samples)
-        }
-        guard let best = probabilities.indices.max(by: { probabilities[$0] < probabilities[$1] }),
-              let language = WhisperLanguages.language(of: Int32(best)) else {
-            throw SpeechError.engineFailed(engine: Self.engineName, reason: "language detection returned no language")
-        }
-        return LanguageGuess(language: language, probability: Double(probabilities[best]))
+        return try backend.detectLanguage(audio.samples)
     }
 
     /// The span of looping segments decoded again on its own, sampling from the start and with
     /// no earlier text as prompt; the caller cuts whatever still loops.
     private func redecode(
-        _ span: [DecodedSegment], of samples: [Float], language: String, task: WhisperTask, cancellation: Cancellation, began: Date
+        _ span: [DecodedSegment], of samples: [Float], language: Language, task: WhisperTask, cancellation: Cancellation
     ) throws -> [DecodedSegment] {
         let rate = MonoAudio.sampleRate / 100
         let lo = max(0, min(samples.count, Int(span.first!.start) * rate))
         let hi = max(lo, min(samples.count, Int(span.last!.end) * rate))
         let shift = Int64(lo / rate)
-        let again = try decode(Array(samples[lo..<hi]), language: language, task: task, prompt: nil, redecoding: true,
-                               passesBefore: nil, cancellation: cancellation, began: began).segments
+        let again = try backend.decode(Array(samples[lo..<hi]), language: language, task: task, prompt: nil, redecoding: true,
+                                       passesBefore: nil, cancellation: cancellation).segments
         return again.map { piece in
             var piece = piece
             piece.start += shift
@@ -275,94 +248,4 @@ public final class WhisperEngine: SpeechEngine, Sendable {
 
     /// Centiseconds one encoder pass hears.
     static let windowFrames = 3000
-
-    /// `languageID`: the language (libwhisper's numbering) the decoding used, "auto" having chosen it.
-    func decode(
-        _ samples: [Float], language: String, task: WhisperTask, prompt: String?, redecoding: Bool, passesBefore: Int64?,
-        cancellation: Cancellation, began: Date
-    ) throws -> (segments: [DecodedSegment], stoppedEarly: Bool, beam: BeamTally?, languageID: Int32) {
-        let context: WhisperContext
-        switch backend {
-        case .runtime(let runtime):
-            // The initializer refused a prompt and a beam; a respelling pass never reaches here.
-            let decoded = try runtime.decode(samples, language: language, translating: task == .translate, redecoding: redecoding,
-                                             passesBefore: passesBefore, cancellation: cancellation)
-            return (decoded.segments, decoded.stoppedEarly, nil, decoded.languageID)
-        case .library(let library):
-            context = library
-        }
-        var params = parameters(task: task, prompt: prompt, redecoding: redecoding)
-        // The beam plans from the first token of a window decoded at temperature 0 with no text
-        // prompt; a prompted respelling pass and a re-decode (which samples) stay greedy.
-        let beam = options.beamSize > 1 && prompt == nil && !redecoding
-            ? beamForcing(context, task: task, params: params, cancellation: cancellation) : nil
-        let decoded = language.withCString { code in
-            (prompt ?? "").withCString { promptText in
-                params.language = code
-                params.initial_prompt = prompt == nil ? nil : promptText
-                return context.decode(params, samples: samples, shouldAbort: cancellation, passesBefore: passesBefore, beam: beam)
-            }
-        }
-        // A decode that completed is kept even when the deadline passed just after it.
-        if decoded.status == 0 {
-            guard let beam else { return (decoded.segments, decoded.stoppedEarly, nil, decoded.languageID) }
-            return (beam.corrected(decoded.segments), decoded.stoppedEarly, beam.report, decoded.languageID)
-        }
-        try CancellationCheck(cancellation).check()
-        throw SpeechError.engineFailed(engine: Self.engineName, reason: "whisper_full failed with code \(decoded.status)")
-    }
-
-    private func beamForcing(_ context: WhisperContext, task: WhisperTask, params: whisper_full_params, cancellation: Cancellation) -> BeamForcing {
-        let prompt = context.prompt(translating: task == .translate)
-        return BeamForcing(
-            BeamForcing.Setup(
-                search: TopKBeamSearch.Shape(width: options.beamSize, maxTokens: Self.maxTokensPerWindow, pruningMargin: Self.beamPruning.margin,
-                                             horizon: Self.beamPruning.horizon),
-                rules: context.tokenRules,
-                promptLength: prompt.length, promptTail: prompt.last, unsureBelow: Double(params.logprob_thold)),
-            shouldStop: { cancellation.isCancelled })
-    }
-
-    /// How the beam search prunes: candidates more than 1 nat (a factor of e) behind the step's
-    /// best, and beams that have differed from the best for more than 6 tokens. libwhisper's
-    /// public API decodes one sequence per state, so every beam re-decodes where it differs:
-    /// unpruned, width 5 took 3.5x greedy decoding's time on a 30 s clip. On the long-form
-    /// calibration half (tiny.en, one run each) margin 1 / horizon 6 made 134 errors, 2 / 6 139,
-    /// and 4 / 8 132 at twice the time of 1 / 6 (greedy: 124). With 1 / 6, width 5 takes 1.8x
-    /// greedy's time with tiny.en and 1.2x with base.
-    static let beamPruning = (margin: 1.0, horizon: 6)
-
-    /// libwhisper's n_text_ctx / 2 - 4 for every Whisper model (448 text positions).
-    static let maxTokensPerWindow = 220
-
-    /// Everything but the language and the prompt's text, which `decode` lends for the call only.
-    func parameters(task: WhisperTask, prompt: String?, redecoding: Bool) -> whisper_full_params {
-        guard case .library(let context) = backend else { preconditionFailure("libwhisper's parameters were asked of the runtime") }
-        // Greedy even with a beam: Capforge's beam search picks the tokens the greedy sampler takes.
-        var params = context.defaultParams(WHISPER_SAMPLING_GREEDY)
-        params.n_threads = Int32(options.threads)
-        // Captioning defaults: timestamps on (off wrecks audio past 30 s), no text carried into
-        // the next 30 s window (a carried hallucination repeats, and base carrying it skipped
-        // repeated sentences: 9-12 % more word errors on held-out long-form speech),
-        // non-speech tokens suppressed, temperature fallback on (the library default increment).
-        params.no_timestamps = false
-        params.token_timestamps = true
-        params.no_context = true
-        params.n_max_text_ctx = 0
-        params.suppress_nst = true
-        params.print_progress = false
-        params.print_realtime = false
-        params.print_timestamps = false
-        params.detect_language = false
-        params.translate = task == .translate
-        if redecoding { params.temperature = params.temperature_inc }
-
-        // The prompt is re-sent in every window (carry_initial_prompt); the text budget holds
-        // it and nothing decoded.
-        if let prompt {
-            params.carry_initial_prompt = true
-            params.n_max_text_ctx = Int32(context.tokenCount(prompt) + 1)
-        }
-        return params
-    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WhisperRuntime
 @testable import Speech
 
 /// A structurally complete ggml Whisper model with zero weights, as small as the bounds allow.

@@ -35,9 +35,10 @@ import TestSupport
     /// Capforge's beam search picks the tokens of libwhisper's greedy decoding, so a window it
     /// gives up on falls back exactly as a greedy one: best-of-N sampling at higher temperatures.
     @Test func beamSearchRunsInsideGreedyDecoding() throws {
-        let greedy = try WhisperFixtures.tinyEnEngine.get().parameters(task: .transcribe, prompt: nil, redecoding: false)
-        let beam = try WhisperEngine(modelPath: try WhisperFixtures.tinyEnModel.get().path, options: WhisperOptions(beamSize: 5))
+        let greedy = try #require(try WhisperFixtures.tinyEnEngine.get().backend as? WhisperContext)
             .parameters(task: .transcribe, prompt: nil, redecoding: false)
+        let beam = try #require(try WhisperEngine(modelPath: try WhisperFixtures.tinyEnModel.get().path, options: WhisperOptions(beamSize: 5))
+            .backend as? WhisperContext).parameters(task: .transcribe, prompt: nil, redecoding: false)
         #expect(greedy.strategy == WHISPER_SAMPLING_GREEDY && greedy.greedy.best_of > 1)
         #expect(beam.strategy == WHISPER_SAMPLING_GREEDY && beam.greedy.best_of == greedy.greedy.best_of)
     }
@@ -70,8 +71,8 @@ import TestSupport
         let engine = try WhisperEngine(modelPath: try WhisperFixtures.tinyEnModel.get().path,
                                        options: WhisperOptions(preciseTiming: true))
         let clip = try #require(try WhisperFixtures.librivoxClips().last)
-        let segments = try engine.decode(clip.audio.samples, language: "en", task: .transcribe, prompt: nil, redecoding: false,
-                                         passesBefore: nil, cancellation: Cancellation(), began: Date()).segments
+        let segments = try engine.backend.decode(clip.audio.samples, language: .english, task: .transcribe, prompt: nil, redecoding: false,
+                                                 passesBefore: nil, cancellation: Cancellation()).segments
         let text = segments.flatMap(\.tokens).filter { $0.id < 50256 }
         #expect(!text.isEmpty)
         // t_dtw stays -1 when DTW is silently off (flash attention on or no alignment heads).

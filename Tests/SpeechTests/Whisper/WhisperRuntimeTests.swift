@@ -33,8 +33,8 @@ import WhisperRuntime
         let eot = model.vocabulary.endOfText
         for clip in try WhisperFixtures.librivoxClips() {
             let ours = try Self.firstWindow(clip.audio, model)
-            let theirs = try engine.decode(clip.audio.samples, language: "en", task: .transcribe, prompt: nil, redecoding: false,
-                                           passesBefore: nil, cancellation: Cancellation(), began: Date()).segments.flatMap(\.tokens)
+            let theirs = try engine.backend.decode(clip.audio.samples, language: .english, task: .transcribe, prompt: nil, redecoding: false,
+                                                   passesBefore: nil, cancellation: Cancellation()).segments.flatMap(\.tokens)
             let text = String(decoding: ours.filter { $0 < eot }.flatMap(model.vocabulary.bytes(of:)), as: UTF8.self)
             let theirText = String(decoding: theirs.filter { $0.id < eot }.flatMap(\.bytes), as: UTF8.self)
             #expect(precision == .float32 ? text == theirText : WER.errors(reference: theirText, hypothesis: text).edits <= 2,
@@ -85,8 +85,8 @@ import WhisperRuntime
         }
         let (bytes, path) = try CT2WhisperConverter.readModelBinary(WhisperFixtures.ct2TinyEn)
         let model = try CT2Model(data: bytes, path: path)
-        let dimensions = WhisperDimensions(melCount: 80, audioContext: 1500, audioState: 384, audioHeads: 6, audioLayers: 4,
-                                           textContext: 448, textState: 384, textHeads: 6, textLayers: 4, vocabularySize: 51864)
+        let dimensions = WhisperHyperparameters(vocabularySize: 51864, audioContext: 1500, audioState: 384, audioHeads: 6, audioLayers: 4,
+                                                textContext: 448, textState: 384, textHeads: 6, textLayers: 4, melCount: 80, fileType: 1)
         #expect(throws: RuntimeError.malformedWeights(name: "decoder/layer_0/ffn/linear_1/weight", reason: "shape [384, 1535], the model's dimensions imply [384, 1536]")) {
             _ = try WhisperNetwork(weights: Tampered(model: model), dimensions: dimensions)
         }

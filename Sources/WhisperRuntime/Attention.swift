@@ -1,33 +1,3 @@
-/// The sizes that make one Whisper model; the runtime checks every weight against them.
-public struct WhisperDimensions: Sendable, Equatable {
-    public var melCount: Int
-    /// Encoder positions (1,500 for 30 s) and width.
-    public var audioContext: Int
-    public var audioState: Int
-    public var audioHeads: Int
-    public var audioLayers: Int
-    /// Decoder positions (448) and width.
-    public var textContext: Int
-    public var textState: Int
-    public var textHeads: Int
-    public var textLayers: Int
-    public var vocabularySize: Int
-
-    public init(melCount: Int, audioContext: Int, audioState: Int, audioHeads: Int, audioLayers: Int,
-                textContext: Int, textState: Int, textHeads: Int, textLayers: Int, vocabularySize: Int) {
-        self.melCount = melCount
-        self.audioContext = audioContext
-        self.audioState = audioState
-        self.audioHeads = audioHeads
-        self.audioLayers = audioLayers
-        self.textContext = textContext
-        self.textState = textState
-        self.textHeads = textHeads
-        self.textLayers = textLayers
-        self.vocabularySize = vocabularySize
-    }
-}
-
 /// Attention's pre-normed block, the same in encoder and decoder: layer norm, fused
 /// projections, scaled dot products per head, output projection.
 struct NormedProjection {
