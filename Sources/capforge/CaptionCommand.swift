@@ -74,8 +74,8 @@ private let batchOptions: [CaptionField] = [
     .flag("json", \.json, help: "newline-delimited JSON events on standard output"),
     .text("report", \.report, value: "FILE.html", help: "write a self-contained HTML report"),
     .text("vocab", \.vocabulary, value: "FILE", help: "terms (one per line) that fix spelling in every tier; Whisper decodes again prompted with them to respell what it heard (twice the time)"),
-    .text("model", \.models.model, value: "NAME|PATH", help: "use this Whisper model (a name from 'capforge models list', or a ggml file) instead of choosing among the installed ones"),
-    .text("cross-check", \.models.crossCheck, value: "MODEL", help: "a second Whisper model (installed name or file) hears every chunk again; words it did not hear are marked low-confidence (costs that model's time too)"),
+    .text("model", \.models.transcribing, value: "NAME|PATH", help: "use this Whisper model (a name from 'capforge models list', or a ggml file) instead of choosing among the installed ones"),
+    .text("cross-check", \.models.crossChecking, value: "MODEL", help: "a second Whisper model (installed name or file) hears every chunk again; words it did not hear are marked low-confidence (costs that model's time too)"),
     .flag("precise-timing", \.settings.preciseTiming, help: "DTW word timing (slower, tighter word starts)"),
     .choice("engine", \.engine, help: "who runs Whisper's network: capforge (default: Capforge's own runtime over oneDNN, weights quantized to int8 at load on CPUs with VNNI, float32 elsewhere; about twice libwhisper's speed; greedy decoding only) or libwhisper (the wheel's library, f16 weights; the default with --beam, --precise-timing or a --vocab prompt, and for ggml weight types the runtime does not read)"),
     .integer("beam", \.settings.beamSize, 1...8,
@@ -203,9 +203,9 @@ func loadEngines(_ models: ModelChoices, verbose: Bool, settings: BatchSettings,
     let engines: TierEngines
     do {
         engines = try InstalledEngines.discover(
-            store: store, whisperModel: models.model, crossCheck: models.crossCheck, whisperOptions: options)
+            store: store, named: models, whisperOptions: options)
     } catch {
-        throw asUsageError(error, models: models)
+        throw asUsageError(error)
     }
     // Asked for by name, the music labels are a contract, not a warning.
     if settings.sdh, let reason = engines.soundEvents.reason {
@@ -249,7 +249,7 @@ func startupWarnings(_ engines: TierEngines, store: ModelStore) -> [String] {
     do {
         pipeline = try CaptionPipeline(settings: settings, engines: engines, calibration: MeasuredCalibration.table, layout: run.layout)
     } catch {
-        throw asUsageError(error, models: options.models)
+        throw asUsageError(error)
     }
 
     if options.dryRun {

@@ -117,7 +117,7 @@ struct LanguagesOptions: CommandOptions {
 
 let languagesCommand = Subcommand(
     "languages", summary: "List the languages this machine can caption: modern tier first, then basic-only ones.", usage: "[--model NAME|PATH]",
-    options: OptionTable(initial: LanguagesOptions(), [.text("model", \.models.model, value: "NAME|PATH", help: "consider only this Whisper model for the modern tier")]),
+    options: OptionTable(initial: LanguagesOptions(), [.text("model", \.models.transcribing, value: "NAME|PATH", help: "consider only this Whisper model for the modern tier")]),
     positionals: 0...0
 ) { options, _ in
     let engines = try loadEngines(options.models, verbose: false, settings: BatchSettings())

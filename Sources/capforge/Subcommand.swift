@@ -49,21 +49,21 @@ func languageCode(_ code: String) throws -> Language {
     return language
 }
 
-/// The Whisper models a command names.
-struct ModelChoices: Sendable {
-    var model: String?
-    var crossCheck: String?
-}
-
 /// An error that says an option named nothing usable (a style or model name), as the usage error
 /// it is (exit 2); any other error as it is.
-func asUsageError(_ error: Error, models: ModelChoices = ModelChoices()) -> Error {
+func asUsageError(_ error: Error) -> Error {
     switch error {
     case StyleError.notFound(let name, _, _):
         return UsageError.invalidValue(option: "style", value: name, reason: "\(error)")
-    case SpeechError.modelMissing(let path, _):
-        guard let option = [("model", models.model), ("cross-check", models.crossCheck)].first(where: { $0.1 == path })?.0 else { return error }
-        return UsageError.invalidValue(option: option, value: path, reason: "\(error)")
+    case let error as ModelChoiceError:
+        let option = error.role == .transcribing ? "model" : "cross-check"
+        switch error.problem {
+        case .notFound(let choices):
+            return UsageError.invalidValue(option: option, value: error.name,
+                                           reason: "model not found at \(error.name): --\(option) takes an installed Whisper model's name (\(choices)) or a ggml model file")
+        case .transcribesAlready:
+            return UsageError.invalidValue(option: option, value: error.name, reason: "it is the --model that transcribes; cross-check with another model")
+        }
     default:
         return error
     }

@@ -24,7 +24,7 @@ let syncCommand = Subcommand(
         .parsed("lang", \.language, value: "CODE", help: "the speech's language (default: the one the subtitle file's name says, talk.fr.srt, else the audio's tag, else detected)",
                 parse: languageCode),
         .choice("tier", \.tier, help: "modern matches the cues' words to recognised words; basic times by where speech is"),
-        .text("model", \.models.model, value: "NAME|PATH", help: "the Whisper model to hear the speech with"),
+        .text("model", \.models.transcribing, value: "NAME|PATH", help: "the Whisper model to hear the speech with"),
         .flag("json", \.json, help: "print the result as one JSON object"),
         .flag("overwrite", \.overwrite, help: overwriteHelp),
         .flag("verbose", short: "v", \.verbose, help: "show library warnings"),

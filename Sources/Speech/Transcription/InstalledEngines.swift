@@ -57,11 +57,10 @@ public final class LazyEngine: SpeechEngine, Sendable {
 /// directory (or one given model), Vosk models and the Silero VAD model there too, and
 /// Debian's PocketSphinx model.
 public enum InstalledEngines {
-    /// `whisperModel` (`--model`) and `crossCheck` (`--cross-check`): an installed Whisper model's
-    /// name, as `models list` shows it, or a model file. The cross-check model transcribes only a
-    /// language no other model covers, so naming an installed model makes it the checker of the
-    /// others rather than their rival.
-    public static func discover(store: ModelStore, whisperModel: String? = nil, crossCheck: String? = nil, whisperOptions: WhisperOptions) throws -> TierEngines {
+    /// `named`: the models the run names. The cross-checking model transcribes only a language
+    /// no other model covers, so naming an installed model makes it the checker of the others
+    /// rather than their rival.
+    public static func discover(store: ModelStore, named: ModelChoices = ModelChoices(), whisperOptions: WhisperOptions) throws -> TierEngines {
         var basic: [any SpeechEngine] = []
         let pocketSphinx = PocketSphinxEngine()
         if !pocketSphinx.supportedLanguages.isEmpty { basic.append(pocketSphinx) }
@@ -77,7 +76,7 @@ public enum InstalledEngines {
         }
         if let missing = WhisperLibrary.problem {
             // Asked for by name, Whisper is a contract; otherwise the basic tier carries on, said.
-            guard whisperModel == nil, crossCheck == nil else { throw missing }
+            guard named.transcribing == nil, named.crossChecking == nil else { throw missing }
             let sileroOff = store.file(named: SileroVAD.modelFileName) == nil ? []
                 : ["the Silero speech detector runs on libwhisper, so the energy detector chooses what is recognised"]
             return TierEngines(modern: [], basic: basic, speechDetector: ChunkPlanner.defaultVAD, ignoredModels: ignored + ["\(missing)"] + sileroOff,
@@ -85,21 +84,20 @@ public enum InstalledEngines {
         }
         var whisperModels: [InstalledModel]
         // Digests only where they become engine identities; a named model is digested on its own.
-        let installed = try store.list(digests: whisperModel == nil).filter { $0.engine == WhisperEngine.engineName }
-        if let whisperModel {
-            let chosen = try model(named: whisperModel, option: "--model", installed: installed, store: store)
-            whisperModels = [chosen]
+        let installed = try store.list(digests: named.transcribing == nil).filter { $0.engine == WhisperEngine.engineName }
+        if let name = named.transcribing {
+            whisperModels = [try model(named: name, as: .transcribing, installed: installed, store: store)]
         } else {
             ignored += installed.compactMap { model in model.problem.map { "ignoring the Whisper model \(model.url.path): \($0)" } }
             whisperModels = byPreference(installed)
         }
-        let checkModel = try crossCheck.map { try model(named: $0, option: "--cross-check", installed: installed, store: store) }
+        let checkModel = try named.crossChecking.map { try model(named: $0, as: .crossChecking, installed: installed, store: store) }
         if let checkModel {
             func isChecker(_ model: InstalledModel) -> Bool {
                 model.url.standardizedFileURL == checkModel.url.standardizedFileURL || (model.sha256 != nil && model.sha256 == checkModel.sha256)
             }
-            if whisperModel != nil, whisperModels.contains(where: isChecker) {
-                throw SpeechError.modelInvalid(path: checkModel.url.path, reason: "it is the --model that transcribes; cross-check with another model")
+            if let name = named.crossChecking, named.transcribing != nil, whisperModels.contains(where: isChecker) {
+                throw ModelChoiceError(role: .crossChecking, name: name, problem: .transcribesAlready)
             }
             whisperModels.removeAll(where: isChecker)
             whisperModels.append(checkModel)
@@ -148,7 +146,7 @@ public enum InstalledEngines {
     }
 
     /// An installed model by name, else a model file; a broken one is an error, not ignored.
-    private static func model(named name: String, option: String, installed: [InstalledModel], store: ModelStore) throws -> InstalledModel {
+    private static func model(named name: String, as role: ModelChoices.Role, installed: [InstalledModel], store: ModelStore) throws -> InstalledModel {
         let url: URL
         if let named = installed.first(where: { $0.name == name }) {
             url = named.url
@@ -156,7 +154,7 @@ public enum InstalledEngines {
             url = URL(fileURLWithPath: name)
         } else {
             let choices = installed.isEmpty ? "none in \(store.searchPath.map(\.path).joined(separator: ", "))" : installed.map(\.name).sorted().joined(separator: ", ")
-            throw SpeechError.modelMissing(path: name, hint: "\(option) takes an installed Whisper model's name (\(choices)) or a ggml model file")
+            throw ModelChoiceError(role: role, name: name, problem: .notFound(choices: choices))
         }
         let model = try store.describe(modelAt: url)
         if let problem = model.problem { throw SpeechError.modelInvalid(path: model.url.path, reason: problem) }
@@ -168,5 +166,43 @@ public enum InstalledEngines {
     public static func speechDetector(store: ModelStore) throws -> any SpeechDetector {
         guard let silero = store.file(named: SileroVAD.modelFileName) else { return ChunkPlanner.defaultVAD }
         return try SileroVAD(modelPath: silero.path)
+    }
+}
+
+/// The Whisper models a run names, each an installed model's name (as `models list` shows it)
+/// or a model file: the one that transcribes, and one that cross-checks the others.
+public struct ModelChoices: Sendable, Equatable {
+    public enum Role: Sendable, Equatable { case transcribing, crossChecking }
+
+    public var transcribing: String?
+    public var crossChecking: String?
+
+    public init(transcribing: String? = nil, crossChecking: String? = nil) {
+        self.transcribing = transcribing
+        self.crossChecking = crossChecking
+    }
+}
+
+/// A model a run named that cannot take its part, and which choice named it.
+public struct ModelChoiceError: Error, Equatable, CustomStringConvertible {
+    public enum Problem: Sendable, Equatable {
+        /// Neither an installed model's name (`choices`: "base, tiny.en", or the folders where
+        /// none is) nor a model file.
+        case notFound(choices: String)
+        /// The cross-checking model is the one that transcribes.
+        case transcribesAlready
+    }
+
+    public var role: ModelChoices.Role
+    public var name: String
+    public var problem: Problem
+
+    public var description: String {
+        switch problem {
+        case .notFound(let choices):
+            return "model not found at \(name): not an installed Whisper model's name (\(choices)) nor a ggml model file"
+        case .transcribesAlready:
+            return "\(name) is the model that transcribes; cross-check with another model"
+        }
     }
 }
