@@ -86,7 +86,7 @@ let exportCommand = Subcommand(
         minPositionals: 1),
     run: { args in try runBatch(args, defaultFormats: [.srt, .vtt]) })
 
-let formatNames = SubtitleFormat.allCases.map(\.rawValue).joined(separator: ",")
+let formatNames = SubtitleFormats.all.map(\.id.rawValue).joined(separator: ",")
 
 func batchSettings(_ args: ParsedArguments, defaultFormats: [SubtitleFormat]) throws -> BatchSettings {
     var settings = BatchSettings()
