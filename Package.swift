@@ -66,7 +66,7 @@ let package = Package(
             name: "whisper-runtime-bench", dependencies: ["CapforgeCore", "Speech", "WhisperRuntime"], path: "Benchmarks/WhisperRuntimeBench"),
 
         // Helpers shared by several test targets.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["CapforgeCore"], path: "Tests/TestSupport"),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
         .testTarget(name: "CapforgeCoreTests", dependencies: ["CapforgeCore"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "Burn", "CapforgeCore", "Captions"]),
