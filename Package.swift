@@ -66,10 +66,11 @@ let package = Package(
             name: "whisper-runtime-bench", dependencies: ["CapforgeCore", "Speech", "WhisperRuntime"], path: "Benchmarks/WhisperRuntimeBench"),
 
         // Helpers shared by several test targets.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["CapforgeCore"], path: "Tests/TestSupport"),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
         .testTarget(name: "CapforgeCoreTests", dependencies: ["CapforgeCore"]),
-        .testTarget(name: "MediaTests", dependencies: ["Media", "Burn", "CapforgeCore", "Captions"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "CapforgeCore", "TestSupport"]),
+        .testTarget(name: "BurnTests", dependencies: ["Burn", "Media", "CapforgeCore", "Captions", "TestSupport"]),
         .testTarget(name: "CaptionsTests", dependencies: ["Captions", "CapforgeCore", "CLibass", "TestSupport"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "CapforgeCore", "Speech", "Media", "Burn", "Captions", "capforge", "TestSupport"]),
         .testTarget(name: "WhisperRuntimeTests", dependencies: ["WhisperRuntime"]),

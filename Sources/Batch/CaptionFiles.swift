@@ -17,7 +17,7 @@ public enum CaptionFiles {
             let url = folder.appendingPathComponent(name)
             let rest = url.deletingPathExtension()
             guard rest.deletingPathExtension().lastPathComponent == stem, let language = Language(rest.pathExtension),
-                  let format = SubtitleFormat(fileExtension: url.pathExtension), preference.contains(format) else { continue }
+                  let format = SubtitleFormats.reading(fileExtension: url.pathExtension)?.id, preference.contains(format) else { continue }
             byLanguage[language, default: []].append(url)
         }
         return byLanguage.sorted { $0.key < $1.key }.map { language, files in
@@ -28,7 +28,7 @@ public enum CaptionFiles {
     private static let preference: [SubtitleFormat] = [.ass, .srt, .vtt]
 
     private static func rank(_ url: URL) -> Int {
-        SubtitleFormat(fileExtension: url.pathExtension).flatMap(preference.firstIndex) ?? preference.count
+        SubtitleFormats.reading(fileExtension: url.pathExtension).flatMap { preference.firstIndex(of: $0.id) } ?? preference.count
     }
 
     /// A subtitle file as a track: ASS with its styles, SRT and WebVTT as plain text, read a cue
@@ -42,14 +42,10 @@ public enum CaptionFiles {
         let title = title ?? made.map { SubtitleTrack.title(language: language, tier: $0.tier, translatedFrom: $0.translatedFrom) }
             ?? language?.name ?? url.deletingPathExtension().lastPathComponent
         do {
-            switch SubtitleFormat(fileExtension: url.pathExtension) {
-            case .ass:
+            if SubtitleFormats.reading(fileExtension: url.pathExtension)?.id == .ass {
                 return try .styled(scriptAt: url, language: language, title: title)
-            case .json, .stl:
-                throw CaptionFilesError.notSubtitles(path: url.path)
-            case .srt, .vtt, .ttml, .ebuTTD, .scc, nil:
-                return try .text(fileAt: url, language: language, title: title)
             }
+            return try .text(fileAt: url, language: language, title: title)
         } catch let error as SubtitleReadError {
             throw CaptionFilesError.unreadable(path: url.path, reason: error)
         }
@@ -57,13 +53,11 @@ public enum CaptionFiles {
 }
 
 public enum CaptionFilesError: Error, CustomStringConvertible {
-    case notSubtitles(path: String)
     /// The reader's complaint (a line number, an encoding), which does not name the file.
     case unreadable(path: String, reason: SubtitleReadError)
 
     public var description: String {
         switch self {
-        case .notSubtitles(let path): return "\(path): Capforge's JSON holds the words, not a subtitle track; give the SRT, WebVTT, ASS, TTML or SCC file"
         case .unreadable(let path, let reason): return "\(path): \(reason)"
         }
     }

@@ -39,26 +39,17 @@ extension CaptionPipeline {
         let quality = QualityReport(cues: built.cues, words: transcript.words, rules: builder.rules, lowConfidenceThreshold: settings.lowConfidence)
         let ass = ASSWriter(cues: built.cues, transcript: transcript, video: video, style: style, lowConfidenceThreshold: settings.lowConfidence,
                             noticeText: settings.noticeText ?? QualityNotice.text(for: language), karaoke: settings.karaoke)
+        let captions = CaptionsToWrite(cues: built.cues, transcript: transcript, frameRate: fps, karaoke: settings.karaoke, ass: ass,
+                                       settings: CaptionSettings(profile: profile, framesPerSecond: fps, style: settings.style,
+                                                                 lowConfidenceThreshold: settings.lowConfidence),
+                                       quality: quality)
         var outputs: [String] = []
         var formatWarnings: [String] = []
         // No SRT holds no cues that every parser takes (pysubs2's detection and webvtt-py refuse
         // an empty file): none is written, and captionWarnings says so. The other formats say it inside.
         for format in settings.formats where !(format == .srt && built.cues.isEmpty) {
             let url = layout.subtitle(for: input, language: language, format: format)
-            let writer: any SubtitleWriter
-            switch format {
-            case .srt: writer = SRTWriter(cues: built.cues)
-            case .vtt: writer = WebVTTWriter(cues: built.cues, transcript: transcript, karaoke: settings.karaoke)
-            case .ass: writer = ass
-            case .ttml: writer = TTMLWriter(cues: built.cues, transcript: transcript, profile: .imsc11Text, frameRate: fps)
-            case .ebuTTD: writer = TTMLWriter(cues: built.cues, transcript: transcript, profile: .ebuTTD, frameRate: fps)
-            case .stl: writer = STLWriter(cues: built.cues, transcript: transcript, frameRate: fps)
-            case .scc: writer = SCCWriter(cues: built.cues)
-            case .json:
-                let captionSettings = CaptionSettings(profile: profile, framesPerSecond: fps, style: settings.style,
-                                                      lowConfidenceThreshold: settings.lowConfidence)
-                writer = JSONWriter(transcript: transcript, cues: built.cues, settings: captionSettings, quality: quality)
-            }
+            let writer = SubtitleFormats.named(format).writer(for: captions)
             try writer.write(to: url, policy: policy)
             outputs.append(url.path)
             formatWarnings += writer.warnings

@@ -56,7 +56,7 @@ public struct OutputLayout: Sendable {
         let copies = [burned(for: input)] + ["mp4", "m4v", "mov", "mkv"].map { subtitled(for: input, extension: $0) }
         if copies.contains(where: { Array($0.lastPathComponent.utf8) == name }) { return true }
         // LANG.EXT, where an extension may have a dot of its own (ebu-tt-d.xml).
-        return SubtitleFormat.allCases.contains { format in
+        return SubtitleFormats.all.contains { format in
             guard rest.hasSuffix("." + format.fileExtension) else { return false }
             let language = rest.dropLast(format.fileExtension.count + 1)
             return !language.isEmpty && !language.contains(".")

@@ -120,7 +120,7 @@ public struct SubtitleSyncJob {
         let data = try UserFile.read(subtitles, what: "subtitle file", limit: 64_000_000)
         let file: RetimableSubtitles
         do {
-            file = try RetimableSubtitles(data: data, format: SubtitleFormat(fileExtension: subtitles.pathExtension))
+            file = try RetimableSubtitles(data: data, format: SubtitleFormats.reading(fileExtension: subtitles.pathExtension)?.id)
         } catch let error as SubtitleReadError {
             throw CaptionFilesError.unreadable(path: subtitles.path, reason: error)
         }

@@ -44,7 +44,7 @@ public struct SyncBatch {
             let longer = (stems[folder] ?? []).filter { $0.count > stem.count && $0.hasPrefix(stem + ".") }
             let names = listings[folder]!.filter { name in
                 let url = URL(fileURLWithPath: name)
-                guard SubtitleFormat(fileExtension: url.pathExtension) != nil, name.hasPrefix(stem + "."),
+                guard SubtitleFormats.reading(fileExtension: url.pathExtension) != nil, name.hasPrefix(stem + "."),
                       !url.deletingPathExtension().pathExtension.lowercased().hasSuffix("synced"),
                       !longer.contains(where: { name.hasPrefix($0 + ".") }) else { return false }
                 return !OutputLedger.capforgeWrote(folder.appendingPathComponent(name))

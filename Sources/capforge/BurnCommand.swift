@@ -43,7 +43,7 @@ let burnCommand = Subcommand(
         throw asUsageError(error)
     }
     let script: ASSDocument
-    if SubtitleFormat(fileExtension: subtitles.pathExtension) == .ass {
+    if SubtitleFormats.reading(fileExtension: subtitles.pathExtension)?.id == .ass {
         script = try SubtitleReader.script(fileAt: subtitles)
     } else {
         // SRT and WebVTT become ASS in a Capforge style, sized for this video.

@@ -137,7 +137,7 @@ let exportCommand = Subcommand(
                          batchOptions + [formatsOption(help: "comma-separated: \(formatNames)")]),
     positionals: 1...Int.max, run: runBatch)
 
-let formatNames = SubtitleFormat.allCases.map(\.rawValue).joined(separator: ",")
+let formatNames = SubtitleFormats.all.map(\.id.rawValue).joined(separator: ",")
 
 extension CaptionOptions {
     /// The run's settings: the options' own, with what one option means for another settled.

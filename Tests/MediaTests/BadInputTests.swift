@@ -1,6 +1,7 @@
 import CapforgeCore
 import Foundation
 import Media
+import TestSupport
 import Testing
 
 /// The corpus from Scripts/make-bad-fixtures: every entry gives a specific error or a flagged

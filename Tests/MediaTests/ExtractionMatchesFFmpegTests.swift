@@ -1,6 +1,7 @@
 import CapforgeCore
 import Foundation
 import Media
+import TestSupport
 import Testing
 
 /// Every good fixture's audio, and both tracks of the dual-language file, against the ffmpeg CLI.

@@ -1,6 +1,7 @@
 import CapforgeCore
 import Foundation
 import Media
+import TestSupport
 import Testing
 
 @Suite struct StreamSelectionTests {

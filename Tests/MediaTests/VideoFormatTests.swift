@@ -1,5 +1,6 @@
 import CFFmpeg
 @testable import Media
+import TestSupport
 import Testing
 
 /// How a stream's tags become the matrix and range captions are drawn in.

@@ -1,6 +1,7 @@
 import CapforgeCore
 import Foundation
 import Speech
+import TestSupport
 import Testing
 
 // The limit is a hang guard (engines here hang until a deadline stops them), not a speed check.
@@ -119,9 +120,6 @@ import Testing
     /// kept once. A real repeat 1.1 s later is kept twice.
     @Test func aWordBothWindowsHeardAtTheSeamIsKeptOnce() throws {
         let speech = burstAudio(seconds: 50, bursts: [(0.5, 49.5)])
-        func word(_ text: String, _ start: Double, _ end: Double) -> Word {
-            Word(text: text, start: start, end: end, confidence: 0.9, tier: .modern, engine: "whisper")
-        }
         // Words enough for each window's speech (the coverage check drops too few), away from the seam.
         let before = stride(from: 1.0, to: 19, by: 1).map { word("la", $0, $0 + 0.6) }
         let after = stride(from: 31.0, to: 49, by: 1).filter { $0 != 40 }.map { word("la", $0, $0 + 0.6) }
@@ -152,9 +150,6 @@ import Testing
     /// edge is the word the edge cut, and stays ("くださ" + "い" on the Japanese set).
     @Test func wordsGuessedAtAWindowsEndGoWhenTheNextOpensAfterAPause() throws {
         let speech = burstAudio(seconds: 62, bursts: [(0.5, 20), (21, 35), (52, 60)])
-        func word(_ text: String, _ start: Double, _ end: Double) -> Word {
-            Word(text: text, start: start, end: end, confidence: 0.9, tier: .modern, engine: "whisper")
-        }
         let planned = ChunkPlanner().plan(regions: ChunkPlanner.defaultVAD.speechRegions(in: speech))
         try #require(planned.count == 3 && planned[0].end < planned[1].start && planned[1].end < planned[2].start,
                      "three windows with pauses between: \(planned)")
@@ -231,9 +226,6 @@ import Testing
     /// the speech it skipped: that speech is heard again all the same.
     @Test func speechUnderAStretchedLastWordIsRecognisedAgain() throws {
         let paused = burstAudio(seconds: 30, bursts: [(2, 6), (11, 15), (16, 18)])
-        func word(_ text: String, _ start: Double, _ end: Double) -> Word {
-            Word(text: text, start: start, end: end, confidence: 0.9, tier: .modern, engine: "whisper")
-        }
         let engine = ScriptedEngine(calls: [
             [word("first", 2, 3), word("stretched", 3, 17.9)],
             [word("second", 11, 12), word("third", 16, 17)],

@@ -1,13 +1,10 @@
 import CapforgeCore
+import TestSupport
 import Testing
 @testable import Speech
 
 /// A window's first words, timed into the silence before its first sound, start with the sound.
 @Suite struct LeadingSilenceTests {
-    private func word(_ text: String, _ start: Double, _ end: Double) -> Word {
-        Word(text: text, start: start, end: end, confidence: 0.9, tier: .modern, engine: "whisper")
-    }
-
     // A window from 20.0 s: 0.55 s of silence, then sound.
     private let audio = burstAudio(seconds: 4, bursts: [(0.55, 3.5)], startTime: 20)
 

@@ -3,6 +3,7 @@ import Foundation
 import Burn
 import Captions
 import Media
+import TestSupport
 import Testing
 
 /// Subtitle tracks added to copies of real videos: the other streams come out bit-identical,

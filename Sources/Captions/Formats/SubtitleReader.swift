@@ -14,7 +14,8 @@ public struct SubtitleDocument: Sendable, Equatable {
 /// comma or period decimals, out-of-order indices) and failing with a line number otherwise.
 public enum SubtitleReader {
     public static func read(fileAt url: URL) throws -> SubtitleDocument {
-        try read(contents(of: url), format: SubtitleFormat(fileExtension: url.pathExtension))
+        let (text, encoding) = try TextDecoding.decode(contents(of: url))
+        return try read(text, encoding: encoding, as: SubtitleFormats.reading(fileExtension: url.pathExtension)).document
     }
 
     /// An ASS file whole, styles and all (for the burn-in), checked as `read` checks it.
@@ -32,38 +33,21 @@ public enum SubtitleReader {
         try UserFile.read(url, what: "subtitle file", limit: sizeLimit)
     }
 
-    /// Reads bytes; without a format, it is recognised from the content.
+    /// Reads bytes; without a format (or with one written only), it is recognised from the content.
     public static func read(_ data: Data, format: SubtitleFormat? = nil) throws -> SubtitleDocument {
         let (text, encoding) = try TextDecoding.decode(data)
-        return try read(text, encoding: encoding, format: format)
+        return try read(text, encoding: encoding, as: SubtitleFormats.reader(format)).document
     }
 
-    /// Reads text already decoded from `encoding`.
-    static func read(_ text: String, encoding: TextEncoding, format: SubtitleFormat?) throws -> SubtitleDocument {
+    /// Reads text already decoded from `encoding`; returns the format it was read as.
+    static func read(_ text: String, encoding: TextEncoding, as format: (any ReadableSubtitleFormat)?) throws -> (document: SubtitleDocument, format: any ReadableSubtitleFormat) {
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
-        // Formats written only (Capforge's JSON, binary STL) are recognised from the content.
-        let format = format.flatMap { $0.isReadable ? $0 : nil } ?? detect(lines)
-        let cues: [Cue]
-        var warnings: [String] = []
-        switch format {
-        case .vtt: cues = try WebVTTReader.cues(lines)
-        case .ass: cues = try ASSReader.cues(ASSDocument(lines: lines))
-        case .srt, .json, .stl: cues = try SRTReader.cues(lines)
-        case .ttml, .ebuTTD: (cues, warnings) = try TTMLReader.read(text)
-        case .scc: cues = try SCCReader.read(text)
-        }
-        return SubtitleDocument(format: format, encoding: encoding, cues: cues.enumerated().sorted {
+        let format = format ?? SubtitleFormats.recognised(lines)
+        let (cues, warnings) = try format.read(text, lines: lines)
+        let document = SubtitleDocument(format: format.id, encoding: encoding, cues: cues.enumerated().sorted {
             ($0.element.start, $0.offset) < ($1.element.start, $1.offset)
         }.map(\.element), warnings: warnings)
-    }
-
-    private static func detect(_ lines: [String]) -> SubtitleFormat {
-        let first = lines.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.trimmingCharacters(in: .whitespaces) ?? ""
-        if first.hasPrefix("WEBVTT") { return .vtt }
-        if first.lowercased() == "[script info]" { return .ass }
-        if first.hasPrefix("<?xml") || first.hasPrefix("<tt") { return .ttml }
-        if first.hasPrefix("Scenarist_SCC") { return .scc }
-        return .srt
+        return (document, format)
     }
 
     /// Groups lines into blocks separated by blank lines, each with its first line's number.
@@ -106,42 +90,26 @@ public enum SubtitleReader {
     /// and what reading it assumed or left out.
     public static func forEachCue(fileAt url: URL, limit: Int? = nil, _ body: (Cue) throws -> Void) throws -> (format: SubtitleFormat, encoding: TextEncoding, warnings: [String]) {
         let head = try UserFile.head(url, what: "subtitle file", count: 4096)
-        let named = SubtitleFormat(fileExtension: url.pathExtension).flatMap { $0.isReadable ? $0 : nil }
-        let format = named ?? detect(TextDecoding.preview(head).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init))
-        switch format {
-        case .ass:
-            var encoding = TextEncoding.utf8
-            let cues = try SortedSpool<FileCue>(by: { $0.cue.start < $1.cue.start }) { add in
-                encoding = try forEachScriptLine(ofFileAt: url, head: head, limit: limit) { _, event in
-                    if let cue = event?.cue { try add(FileCue(cue: cue)) }
-                }
-            }
-            try cues.forEach { try body($0.cue) }
-            return (format, encoding, [])
-        case .ttml, .ebuTTD, .scc:
-            let document = try read(fileAt: url)
-            try document.cues.forEach(body)
-            return (document.format, document.encoding, document.warnings)
-        case .srt, .vtt, .json, .stl:
-            var splitter = BlockSplitter()
-            // WebVTT's first block is its header, on the first line; its NOTE, STYLE and REGION blocks hold no cue.
-            var header = format == .vtt
-            func take(_ block: (line: Int, lines: [String])) throws {
-                guard !header else {
-                    try WebVTTReader.checkHeader(block.line == 1 ? block.lines.first : nil)
-                    header = false
-                    return
-                }
-                let cue = format == .vtt ? try WebVTTReader.cue(block.lines, line: block.line) : try SRTReader.cue(block.lines, line: block.line)
-                if let cue { try body(cue) }
-            }
-            let encoding = try forEachLine(ofFileAt: url, head: head, limit: limit) { line, number in
-                if let block = splitter.add(line, number: number) { try take(block) }
-            }
-            if let block = splitter.finish() { try take(block) }
-            if header { try WebVTTReader.checkHeader(nil) }
-            return (format, encoding, [])
+        let format = SubtitleFormats.reading(fileExtension: url.pathExtension)
+            ?? SubtitleFormats.recognised(TextDecoding.preview(head).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init))
+        return try format.forEachCue(fileAt: url, head: head, limit: limit, body)
+    }
+
+    /// `forEachCue` for a format read whole (up to `read`'s bound).
+    static func forEachCueReadWhole(fileAt url: URL, _ body: (Cue) throws -> Void) throws -> (format: SubtitleFormat, encoding: TextEncoding, warnings: [String]) {
+        let document = try read(fileAt: url)
+        try document.cues.forEach(body)
+        return (document.format, document.encoding, document.warnings)
+    }
+
+    /// Calls `body` with each blank-line-separated block of a file, holding one at a time.
+    static func forEachBlock(ofFileAt url: URL, head: Data, limit: Int?, _ body: ((line: Int, lines: [String])) throws -> Void) throws -> TextEncoding {
+        var splitter = BlockSplitter()
+        let encoding = try forEachLine(ofFileAt: url, head: head, limit: limit) { line, number in
+            if let block = splitter.add(line, number: number) { try body(block) }
         }
+        if let block = splitter.finish() { try body(block) }
+        return encoding
     }
 
     /// Calls `body` with each `Dialogue` event of an ASS script in file order, the notice's
@@ -159,32 +127,13 @@ public enum SubtitleReader {
     }
 
     /// Each line of an ASS script with the event it holds, checked.
-    private static func forEachScriptLine(ofFileAt url: URL, head: Data, limit: Int?, _ body: (String, ASSReader.Event?) throws -> Void) throws -> TextEncoding {
+    static func forEachScriptLine(ofFileAt url: URL, head: Data, limit: Int?, _ body: (String, ASSReader.Event?) throws -> Void) throws -> TextEncoding {
         var events = ASSReader.Events()
         let encoding = try forEachLine(ofFileAt: url, head: head, limit: limit) { line, number in
             try body(line, try events.add(line, index: number - 1))
         }
         try events.finish()
         return encoding
-    }
-
-    /// A cue read from a file (it has no words) as a spool keeps it.
-    private struct FileCue: Spoolable {
-        let cue: Cue
-
-        init(cue: Cue) { self.cue = cue }
-
-        func spool(into writer: inout SpoolWriter) {
-            writer.write(cue.start)
-            writer.write(cue.end)
-            writer.write(cue.lines.count)
-            cue.lines.forEach { writer.write($0) }
-        }
-
-        init(unspooling reader: inout SpoolReader) {
-            let start = reader.readInt(), end = reader.readInt()
-            cue = Cue(start: start, end: end, lines: (0..<reader.readInt()).map { _ in reader.readString() })
-        }
     }
 
     /// Calls `body` with each line of a subtitle file and its number (from 1), decoded as `read`

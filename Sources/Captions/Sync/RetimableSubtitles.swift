@@ -32,38 +32,32 @@ public struct RetimableSubtitles: Sendable {
         var beyond = 0
     }
 
+    /// Where a format's times stand in a file's text, and how it writes a time there.
+    public struct TimeStamps: Sendable {
+        let entries: [Entry]
+        /// A time in milliseconds as the file writes it (in `form` where TTML has several).
+        let write: @Sendable (_ milliseconds: Int, _ form: TTMLClock.Form?) -> String
+    }
+
     public let format: SubtitleFormat
     public let encoding: TextEncoding
-    public let entries: [Entry]
+    public var entries: [Entry] { stamps.entries }
     /// What reading the file assumed or left out.
     public let warnings: [String]
     private let text: String
     private let byteOrderMark: Bool
-    /// TTML's frame and tick rates, to write times as the file did.
-    private let clock: TTMLClock?
+    private let stamps: TimeStamps
 
     public init(data: Data, format: SubtitleFormat?) throws {
         let (text, encoding) = try TextDecoding.decode(data)
         // Reading it as the reader does first gives the same errors, with line numbers.
-        let document = try SubtitleReader.read(text, encoding: encoding, format: format)
+        let (document, reader) = try SubtitleReader.read(text, encoding: encoding, as: SubtitleFormats.reader(format))
         self.text = text
         self.encoding = encoding
         self.format = document.format
         warnings = document.warnings
         byteOrderMark = data.starts(with: [0xEF, 0xBB, 0xBF]) || TextDecoding.isUTF16(data.prefix(2))
-        var clock: TTMLClock?
-        switch document.format {
-        case .ass: entries = try Self.assEntries(text, lines: Self.lines(of: text))
-        case .srt, .vtt, .json, .stl: entries = try Self.blockEntries(text, lines: Self.lines(of: text), format: document.format)
-        case .ttml, .ebuTTD:
-            let ttml = try TTMLDocument(text)
-            clock = ttml.clock
-            entries = try Self.ttmlEntries(text, ttml)
-        case .scc:
-            // Its times are when each code is sent, not when a cue shows: moving them would need the file written anew.
-            throw SubtitleReadError.malformedEvent(line: 1, reason: "SCC cannot be re-timed in place; convert it (capforge reads it) or give SRT, WebVTT, ASS or TTML")
-        }
-        self.clock = clock
+        stamps = try reader.timeStamps(in: text)
     }
 
     /// The file with entry `i` timed `times[i]`, or left out where that is nil.
@@ -83,7 +77,7 @@ public struct RetimableSubtitles: Sendable {
                     case .end: time.end
                     case .duration: time.end - time.start
                     }
-                    result += written(milliseconds + stamp.beyond, form: stamp.form).utf8
+                    result += stamps.write(milliseconds + stamp.beyond, stamp.form).utf8
                     position = stamp.range.upperBound
                 }
             } else {
@@ -93,16 +87,6 @@ public struct RetimableSubtitles: Sendable {
         }
         result += text.utf8[position...]
         return try encoded(String(decoding: result, as: UTF8.self))
-    }
-
-    private func written(_ milliseconds: Int, form: TTMLClock.Form?) -> String {
-        if let form, let clock { return clock.text(milliseconds, form: form) }
-        return switch format {
-        case .ass: Timecode.centiseconds(milliseconds)
-        case .vtt: Timecode.milliseconds(milliseconds, mark: ".")
-        case .srt, .json, .stl, .scc: Timecode.milliseconds(milliseconds, mark: ",")
-        case .ttml, .ebuTTD: TTMLWriter.time(milliseconds)
-        }
     }
 
     private func encoded(_ text: String) throws -> Data {
@@ -139,11 +123,12 @@ public struct RetimableSubtitles: Sendable {
 
     /// SRT and WebVTT: each cue block as its reader finds it (WebVTT's header and its NOTE,
     /// STYLE and REGION blocks are none), its timing line the first or second.
-    private static func blockEntries(_ text: String, lines: [(content: Range<String.Index>, whole: Range<String.Index>)], format: SubtitleFormat) throws -> [Entry] {
+    static func blockEntries(_ text: String, webVTT: Bool) throws -> [Entry] {
+        let lines = Self.lines(of: text)
         let strings = lines.map { String(text[$0.content]) }
         let blocks = SubtitleReader.blocks(strings)
         return try blocks.enumerated().compactMap { number, block -> Entry? in
-            if format == .vtt, number == 0 || WebVTTReader.isComment(block.lines) { return nil }
+            if webVTT, number == 0 || WebVTTReader.isComment(block.lines) { return nil }
             let offset = try SubtitleReader.timingOffset(block.lines, line: block.line)
             let first = block.line - 1
             let timing = lines[first + offset].content
@@ -154,7 +139,7 @@ public struct RetimableSubtitles: Sendable {
                 throw SubtitleReadError.malformedTiming(line: block.line + offset, text: String(text[timing]))
             }
             let body = block.lines[(offset + 1)...].map { SubtitleReader.stripTags($0) }
-            let plain = (format == .vtt ? body.map(WebVTTReader.unescape) : body).joined(separator: " ")
+            let plain = (webVTT ? body.map(WebVTTReader.unescape) : body).joined(separator: " ")
             // The block runs to the next block's first line (its blank lines with it).
             let last = number + 1 < blocks.count ? blocks[number + 1].line - 2 : lines.count - 1
             return Entry(start: start, end: end, text: plain,
@@ -165,8 +150,9 @@ public struct RetimableSubtitles: Sendable {
 
     /// ASS: each `Dialogue` line but the notice, its Start and End fields wherever its section's
     /// `Format:` line puts them.
-    private static func assEntries(_ text: String, lines: [(content: Range<String.Index>, whole: Range<String.Index>)]) throws -> [Entry] {
-        try ASSDocument(lines: lines.map { String(text[$0.content]) }).events.compactMap { event -> Entry? in
+    static func assEntries(_ text: String) throws -> [Entry] {
+        let lines = Self.lines(of: text)
+        return try ASSDocument(lines: lines.map { String(text[$0.content]) }).events.compactMap { event -> Entry? in
             if event.isNotice { return nil }
             let line = lines[event.line]
             func stamp(_ name: String, _ value: Stamp.Value) -> Stamp? {
@@ -184,7 +170,7 @@ public struct RetimableSubtitles: Sendable {
     /// TTML: each `p`'s `begin`, and `end` or `dur` or both, as `TTMLDocument` found them.
     /// Times on `body` or `div`, which a `p`'s add to, would need the containment rewritten:
     /// refused, saying so.
-    private static func ttmlEntries(_ text: String, _ document: TTMLDocument) throws -> [Entry] {
+    static func ttmlEntries(_ text: String, _ document: TTMLDocument) throws -> [Entry] {
         if let timed = document.otherTimed {
             throw SubtitleReadError.malformedEvent(line: timed.line, reason: "times on <\(timed.name)> cannot be re-timed yet; put begin and end on each <p>")
         }

@@ -107,9 +107,8 @@ public enum Lint {
                       read: ((Cue) throws -> Void) throws -> (format: SubtitleFormat, encoding: TextEncoding, warnings: [String])) throws -> LintReport {
         let language = Language(url.deletingPathExtension().pathExtension) ?? .english
         let profile = given ?? CaptionProfile.forLanguage(language)
-        // ASS times are centiseconds: a two-frame gap at 24 fps (83.3 ms) can only be written as 80 or 90 ms.
-        let format = SubtitleFormat(fileExtension: url.pathExtension)
-        let rules = try CueRules(profile: profile, framesPerSecond: fps ?? video?.framesPerSecond, resolution: format == .ass ? 10 : 1)
+        let step = SubtitleFormats.reading(fileExtension: url.pathExtension)?.timeStep ?? 1
+        let rules = try CueRules(profile: profile, framesPerSecond: fps ?? video?.framesPerSecond, resolution: step)
         var checker = CueChecker(rules: rules, breakRules: BreakRules.forLanguage(language), videoEnd: video?.duration, listing: listing,
                                  shots: video?.shotChanges.map { ShotTiming(changes: $0, rules: rules) })
         let read = try read { checker.add($0) }

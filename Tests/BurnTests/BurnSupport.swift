@@ -2,6 +2,7 @@ import Foundation
 import Burn
 import Captions
 import Media
+import TestSupport
 import Testing
 
 /// Builds small inputs with the ffmpeg CLI and reads outputs back as raw luma for pixel checks.
@@ -90,6 +91,6 @@ func testScript(cues: [(start: String, end: String, text: String)], noticeUntil:
 
 /// The repository's default caption style: it gives the Notice style to scripts without one.
 func shippedStyleSheet() throws -> StyleSheet {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     return try StyleSheet.load(named: "default", in: root.appendingPathComponent("Styles"))
 }

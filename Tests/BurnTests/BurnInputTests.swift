@@ -3,6 +3,7 @@ import Foundation
 import Burn
 import Captions
 import Media
+import TestSupport
 import Testing
 
 /// Real-world inputs the prototype found broken: rotation, odd sizes, 10-bit and 4:2:2, PCM in

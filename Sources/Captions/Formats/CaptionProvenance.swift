@@ -17,7 +17,7 @@ public struct CaptionProvenance: Equatable, Sendable {
             return stated
         }
         let json = url.deletingPathExtension().appendingPathExtension(SubtitleFormat.json.fileExtension)
-        guard SubtitleFormat(fileExtension: url.pathExtension) == .srt,
+        guard SubtitleFormats.reading(fileExtension: url.pathExtension)?.id == .srt,
               let data = try? UserFile.read(json, what: "caption JSON", limit: 256_000_000),
               let document = try? JSONDecoder().decode(Header.self, from: data), document.format == JSONWriter.formatName else { return nil }
         return CaptionProvenance(tier: document.tier, translatedFrom: document.translatedFrom)

@@ -3,6 +3,7 @@ import Foundation
 import Burn
 import Captions
 import Media
+import TestSupport
 import Testing
 
 /// Burns a real clip and checks pixels against the source decoded by the ffmpeg CLI.
